@@ -1,0 +1,120 @@
+# The only build file. Targets: all (default), test, perf, fuzz, install, clean.
+# Variants: STATIC=1 (fully static), SANITIZE=1 (ASan+UBSan), DEBUG=1 (-g),
+# ZLIB_SHARED=1 (link libz.so instead of libz.a).
+# Each variant builds in its own directory under .build/, and ./mini-git is
+# the binary of the variant built last.
+
+CC ?= cc
+prefix ?= /usr/local
+bindir = $(prefix)/bin
+VERSION = 0.1.0
+
+CFLAGS_BASE = -std=gnu11 -O2 -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
+	-DMINI_GIT_VERSION='"$(VERSION)"' -fno-plt
+LDFLAGS_BASE = -Wl,-O1 -Wl,--as-needed -Wl,--hash-style=gnu
+
+VARIANT = default
+ifeq ($(STATIC),1)
+VARIANT = static
+LDFLAGS_BASE += -static
+ZLIB = -lz
+else
+# libz.a by default: every shared library costs ~8 system calls at start-up.
+ifeq ($(ZLIB_SHARED),1)
+ZLIB = -lz
+else
+ZLIB = -Wl,-Bstatic -lz -Wl,-Bdynamic
+endif
+endif
+ifeq ($(SANITIZE),1)
+VARIANT = sanitize
+CFLAGS_BASE += -fsanitize=address,undefined -fno-omit-frame-pointer -g -O1
+LDFLAGS_BASE += -fsanitize=address,undefined
+ZLIB = -lz
+endif
+ifeq ($(DEBUG),1)
+VARIANT := $(VARIANT)-debug
+CFLAGS_BASE += -g
+endif
+
+CFLAGS_ALL = $(CFLAGS_BASE) -I$(B) $(CFLAGS)
+LDFLAGS_ALL = $(LDFLAGS_BASE) $(LDFLAGS)
+B = .build/$(VARIANT)
+
+LIB_SRC = $(sort $(wildcard lib/*.c sha1/*.c odb/*.c refs/*.c remote/*.c))
+BUILTIN_SRC = $(sort $(wildcard builtin/*.c))
+BUILTINS = $(patsubst builtin/%.c,%,$(BUILTIN_SRC))
+HELPER_SRC = $(sort $(wildcard transport-helpers/*.c))
+UNIT_SRC = $(sort $(wildcard tests/unit/t-*.c))
+
+LIB_OBJ = $(patsubst %.c,$(B)/%.o,$(LIB_SRC))
+MAIN_OBJ = $(B)/mini-git.o $(patsubst %.c,$(B)/%.o,$(BUILTIN_SRC))
+HELPER_OBJ = $(patsubst %.c,$(B)/%.o,$(HELPER_SRC))
+UNIT_BIN = $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRC))
+
+all: mini-git mini-git-remote-http unit-tests
+
+$(B)/%.o: %.c | $(B)/builtins.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
+
+# The command table: one line per builtin/*.c, sorted by name.
+$(B)/builtins.h: $(BUILTIN_SRC) Makefile
+	@mkdir -p $(B)
+	@for c in $(BUILTINS); do \
+		f=$$(echo $$c | tr - _); \
+		echo "CMD(\"$$c\", cmd_$$f)"; \
+	done > $@+ && mv $@+ $@
+
+$(B)/mini-git.o: $(B)/builtins.h
+
+$(B)/libmini.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/mini-git: $(MAIN_OBJ) $(B)/libmini.a
+	$(CC) -o $@ $(MAIN_OBJ) $(B)/libmini.a $(LDFLAGS_ALL) $(ZLIB)
+
+mini-git: $(B)/mini-git FORCE
+	@cmp -s $< $@ || cp $< $@
+
+# The HTTP helper: the only program that links libcurl.
+ifneq ($(HELPER_SRC),)
+$(B)/mini-git-remote-http: $(HELPER_OBJ) $(B)/libmini.a
+	$(CC) -o $@ $(HELPER_OBJ) $(B)/libmini.a $(filter-out -static,$(LDFLAGS_ALL)) -lcurl $(ZLIB)
+mini-git-remote-http: $(B)/mini-git-remote-http FORCE
+	@cmp -s $< $@ || cp $< $@
+	@ln -f mini-git-remote-http mini-git-remote-https
+else
+mini-git-remote-http:
+endif
+
+$(B)/tests/unit/%: tests/unit/%.c $(B)/libmini.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(B)/libmini.a $(filter-out -static,$(LDFLAGS_ALL)) $(ZLIB) -lpthread
+
+unit-tests: $(UNIT_BIN)
+	@mkdir -p tests/unit/bin
+	@for t in $(UNIT_BIN); do cp $$t tests/unit/bin/; done
+
+test: all
+	cd tests && prove -j2 $(PROVE_OPTS) t[0-9]*.sh $$(ls unit/bin/t-* 2>/dev/null)
+
+perf: all
+	perf/run
+
+install: all
+	mkdir -p $(DESTDIR)$(bindir)
+	cp mini-git $(DESTDIR)$(bindir)/mini-git
+	for c in $(BUILTINS); do ln -f $(DESTDIR)$(bindir)/mini-git $(DESTDIR)$(bindir)/mini-git-$$c; done
+	if [ -f mini-git-remote-http ]; then \
+		cp mini-git-remote-http $(DESTDIR)$(bindir)/ && \
+		ln -f $(DESTDIR)$(bindir)/mini-git-remote-http $(DESTDIR)$(bindir)/mini-git-remote-https; fi
+
+clean:
+	rm -rf .build mini-git mini-git-remote-http mini-git-remote-https tests/unit/bin tests/trash.*
+
+FORCE:
+.PHONY: all test perf install clean unit-tests FORCE
+
+-include $(shell find .build/$(VARIANT) -name '*.d' 2>/dev/null)

@@ -1,0 +1,448 @@
+/* config.c: reading git config files. Everything is lazy: the files of a
+ * scope are parsed the first time a value from that scope is wanted. */
+#include "lib/config.h"
+#include "lib/repo.h"
+#include <ctype.h>
+
+struct parser {
+	const char *p, *end, *name;
+	int line;
+	struct strbuf section; /* "section" or "section.subsection" */
+};
+
+static int peekc(struct parser *ps)
+{
+	return ps->p < ps->end ? (unsigned char)*ps->p : EOF;
+}
+
+static int getc_cfg(struct parser *ps)
+{
+	int c = peekc(ps);
+	if (c == EOF)
+		return EOF;
+	ps->p++;
+	if (c == '\r' && peekc(ps) == '\n') {
+		ps->p++;
+		c = '\n';
+	}
+	if (c == '\n')
+		ps->line++;
+	return c;
+}
+
+static NORETURN void bad_line(struct parser *ps)
+{
+	die("bad config line %d in file %s", ps->line, ps->name);
+}
+
+static void parse_section(struct parser *ps)
+{
+	int c;
+	strbuf_reset(&ps->section);
+	for (;;) {
+		c = getc_cfg(ps);
+		if (c == EOF || c == '\n')
+			bad_line(ps);
+		if (c == ']')
+			return;
+		if (isspace(c)) {
+			/* [section "subsection"] */
+			while ((c = getc_cfg(ps)) == ' ' || c == '\t')
+				;
+			if (c != '"')
+				bad_line(ps);
+			strbuf_addch(&ps->section, '.');
+			for (;;) {
+				c = getc_cfg(ps);
+				if (c == EOF || c == '\n')
+					bad_line(ps);
+				if (c == '"')
+					break;
+				if (c == '\\') {
+					c = getc_cfg(ps);
+					if (c == EOF || c == '\n')
+						bad_line(ps);
+				}
+				strbuf_addch(&ps->section, c);
+			}
+			if (getc_cfg(ps) != ']')
+				bad_line(ps);
+			return;
+		}
+		if (!isalnum(c) && c != '-' && c != '.')
+			bad_line(ps);
+		strbuf_addch(&ps->section, tolower(c));
+	}
+}
+
+/* Value after '=': quotes, escapes, comments, continuation lines. */
+static void parse_value(struct parser *ps, struct strbuf *val)
+{
+	int quoted = 0, c;
+	size_t trim = 0; /* length without trailing unquoted spaces */
+	strbuf_reset(val);
+	while ((c = peekc(ps)) == ' ' || c == '\t')
+		getc_cfg(ps);
+	for (;;) {
+		c = getc_cfg(ps);
+		if (c == EOF || c == '\n') {
+			if (quoted)
+				bad_line(ps);
+			break;
+		}
+		if (!quoted && (c == ';' || c == '#')) {
+			while ((c = getc_cfg(ps)) != EOF && c != '\n')
+				;
+			break;
+		}
+		if (c == '\\') {
+			c = getc_cfg(ps);
+			switch (c) {
+			case '\n': continue;
+			case 't': c = '\t'; break;
+			case 'b': c = '\b'; break;
+			case 'n': c = '\n'; break;
+			case '\\': case '"': break;
+			default: bad_line(ps);
+			}
+			strbuf_addch(val, c);
+			trim = val->len;
+			continue;
+		}
+		if (c == '"') {
+			quoted = !quoted;
+			continue;
+		}
+		if (!quoted && (c == ' ' || c == '\t')) {
+			if (val->len)
+				strbuf_addch(val, c);
+			continue;
+		}
+		strbuf_addch(val, c);
+		trim = val->len;
+	}
+	strbuf_setlen(val, trim);
+}
+
+int config_parse_buf(const char *buf, size_t len, const char *name, config_fn fn, void *data)
+{
+	struct parser ps = { buf, buf + len, name, 1, STRBUF_INIT };
+	struct strbuf key = STRBUF_INIT, val = STRBUF_INIT;
+	int ret = 0;
+
+	/* UTF-8 byte order mark */
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		ps.p += 3;
+	for (;;) {
+		int c = getc_cfg(&ps);
+		size_t base;
+		if (c == EOF)
+			break;
+		if (c == '\n' || isspace(c))
+			continue;
+		if (c == '#' || c == ';') {
+			while ((c = getc_cfg(&ps)) != EOF && c != '\n')
+				;
+			continue;
+		}
+		if (c == '[') {
+			parse_section(&ps);
+			continue;
+		}
+		if (!isalpha(c) || !ps.section.len)
+			bad_line(&ps);
+		strbuf_reset(&key);
+		strbuf_addbuf(&key, &ps.section);
+		strbuf_addch(&key, '.');
+		base = key.len;
+		strbuf_addch(&key, tolower(c));
+		while ((c = peekc(&ps)) != EOF && (isalnum(c) || c == '-')) {
+			strbuf_addch(&key, tolower(c));
+			getc_cfg(&ps);
+		}
+		while ((c = peekc(&ps)) == ' ' || c == '\t')
+			getc_cfg(&ps);
+		(void)base;
+		if (c == '=') {
+			getc_cfg(&ps);
+			parse_value(&ps, &val);
+			ret = fn(key.buf, val.buf, data);
+		} else if (c == EOF || c == '\n' || c == '#' || c == ';' || c == '\r') {
+			while ((c = getc_cfg(&ps)) != EOF && c != '\n')
+				;
+			ret = fn(key.buf, NULL, data);
+		} else {
+			bad_line(&ps);
+		}
+		if (ret < 0)
+			break;
+	}
+	strbuf_release(&key);
+	strbuf_release(&val);
+	strbuf_release(&ps.section);
+	return ret < 0 ? ret : 0;
+}
+
+int config_parse_file(const char *path, config_fn fn, void *data)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+	if (strbuf_read_file(&sb, path, 0) < 0) {
+		strbuf_release(&sb);
+		return -1;
+	}
+	ret = config_parse_buf(sb.buf, sb.len, path, fn, data);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* --- the cache of parsed scopes --- */
+
+struct kv {
+	char *key, *value; /* value NULL: implicit true */
+};
+
+struct scope_cache {
+	int loaded;
+	struct kv *items;
+	size_t nr, alloc;
+};
+
+static struct scope_cache caches[3]; /* system, global, repo */
+static struct strbuf params = STRBUF_INIT; /* -c key=value, one per line */
+
+static int collect(const char *key, const char *value, void *data)
+{
+	struct scope_cache *c = data;
+	ALLOC_GROW(c->items, c->nr + 1, c->alloc);
+	c->items[c->nr].key = xstrdup(key);
+	c->items[c->nr].value = value ? xstrdup(value) : NULL;
+	c->nr++;
+	return 0;
+}
+
+static void load_global(struct scope_cache *c)
+{
+	const char *env = getenv("GIT_CONFIG_GLOBAL"), *home, *xdg;
+	if (env) {
+		if (*env)
+			config_parse_file(env, collect, c);
+		return;
+	}
+	home = getenv("HOME");
+	xdg = getenv("XDG_CONFIG_HOME");
+	if (xdg && *xdg) {
+		char *p = xstrfmt("%s/git/config", xdg);
+		config_parse_file(p, collect, c);
+		free(p);
+	} else if (home) {
+		char *p = xstrfmt("%s/.config/git/config", home);
+		config_parse_file(p, collect, c);
+		free(p);
+	}
+	if (home) {
+		char *p = xstrfmt("%s/.gitconfig", home);
+		config_parse_file(p, collect, c);
+		free(p);
+	}
+}
+
+static struct scope_cache *scope(int i)
+{
+	struct scope_cache *c = &caches[i];
+	if (c->loaded)
+		return c;
+	c->loaded = 1;
+	if (i == 0) {
+		const char *env = getenv("GIT_CONFIG_NOSYSTEM");
+		const char *sys = getenv("GIT_CONFIG_SYSTEM");
+		if (!env || config_maybe_bool(env) != 1)
+			config_parse_file(sys ? sys : "/etc/gitconfig", collect, c);
+	} else if (i == 1) {
+		load_global(c);
+	} else if (repo_found) {
+		config_parse_file(common_path("config"), collect, c);
+	} else {
+		c->loaded = 0; /* try again once a repository is set up */
+	}
+	return c;
+}
+
+static int params_collect(const char *key, const char *value, void *data)
+{
+	return collect(key, value, data);
+}
+
+static struct scope_cache param_cache;
+
+void config_push_parameter(const char *kv)
+{
+	strbuf_addstr(&params, kv);
+	strbuf_addch(&params, '\n');
+	param_cache.loaded = 0;
+}
+
+static struct scope_cache *param_scope(void)
+{
+	if (!param_cache.loaded) {
+		const char *s = params.buf;
+		param_cache.loaded = 1;
+		param_cache.nr = 0;
+		while (*s) {
+			const char *nl = strchrnul(s, '\n'), *eq = memchr(s, '=', nl - s);
+			char *k = xstrndup(s, (eq ? eq : nl) - s);
+			char *v = eq ? xstrndup(eq + 1, nl - eq - 1) : NULL;
+			/* lower-case section and name; keep a subsection's case */
+			char *first = strchr(k, '.'), *last = strrchr(k, '.');
+			for (char *q = k; *q; q++)
+				if (q < first || q > last)
+					*q = tolower((unsigned char)*q);
+			params_collect(k, v, &param_cache);
+			free(k);
+			free(v);
+			s = *nl ? nl + 1 : nl;
+		}
+	}
+	return &param_cache;
+}
+
+void config_for_each(unsigned scopes, config_fn fn, void *data)
+{
+	for (int i = 0; i < 3; i++) {
+		struct scope_cache *c;
+		if (!(scopes & (1u << i)))
+			continue;
+		c = scope(i);
+		for (size_t j = 0; j < c->nr; j++)
+			if (fn(c->items[j].key, c->items[j].value, data) < 0)
+				return;
+	}
+	if (params.len) {
+		struct scope_cache *c = param_scope();
+		for (size_t j = 0; j < c->nr; j++)
+			if (fn(c->items[j].key, c->items[j].value, data) < 0)
+				return;
+	}
+}
+
+static int find_last(struct scope_cache *c, const char *key, const char **value)
+{
+	for (size_t j = c->nr; j-- > 0;)
+		if (!strcmp(c->items[j].key, key)) {
+			*value = c->items[j].value;
+			return 1;
+		}
+	return 0;
+}
+
+int config_get(const char *key, const char **value)
+{
+	if (params.len && find_last(param_scope(), key, value))
+		return 1;
+	for (int i = 2; i >= 0; i--)
+		if (find_last(scope(i), key, value))
+			return 1;
+	return 0;
+}
+
+int config_get_repo(const char *key, const char **value)
+{
+	return find_last(scope(2), key, value);
+}
+
+size_t config_get_all(const char *key, const char ***values)
+{
+	size_t n = 0, alloc = 0;
+	*values = NULL;
+	for (int i = 0; i < 4; i++) {
+		struct scope_cache *c = i < 3 ? scope(i) : (params.len ? param_scope() : NULL);
+		if (!c)
+			continue;
+		for (size_t j = 0; j < c->nr; j++)
+			if (!strcmp(c->items[j].key, key)) {
+				ALLOC_GROW(*values, n + 1, alloc);
+				(*values)[n++] = c->items[j].value;
+			}
+	}
+	return n;
+}
+
+int config_maybe_bool(const char *value)
+{
+	if (!value)
+		return 1;
+	if (!*value)
+		return 0;
+	if (!strcasecmp(value, "true") || !strcasecmp(value, "yes") || !strcasecmp(value, "on"))
+		return 1;
+	if (!strcasecmp(value, "false") || !strcasecmp(value, "no") || !strcasecmp(value, "off"))
+		return 0;
+	return -1;
+}
+
+static int parse_int_value(const char *value, long *out)
+{
+	char *end;
+	long v;
+	if (!value || !*value)
+		return -1;
+	errno = 0;
+	v = strtol(value, &end, 0);
+	if (errno == ERANGE)
+		return -2;
+	switch (*end) {
+	case 'k': case 'K': v *= 1024; end++; break;
+	case 'm': case 'M': v *= 1024 * 1024; end++; break;
+	case 'g': case 'G': v *= 1024L * 1024 * 1024; end++; break;
+	}
+	if (*end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+long config_parse_int(const char *key, const char *value)
+{
+	long v;
+	int r = parse_int_value(value, &v);
+	if (r == -2)
+		die("bad numeric config value '%s' for '%s': out of range", value, key);
+	if (r < 0)
+		die("bad numeric config value '%s' for '%s': invalid unit", value ? value : "", key);
+	return v;
+}
+
+int config_parse_bool(const char *key, const char *value)
+{
+	int b = config_maybe_bool(value);
+	long v;
+	if (b >= 0)
+		return b;
+	if (!parse_int_value(value, &v))
+		return v != 0;
+	die("bad boolean config value '%s' for '%s'", value, key);
+}
+
+int config_get_bool(const char *key, int def)
+{
+	const char *v;
+	return config_get(key, &v) ? config_parse_bool(key, v) : def;
+}
+
+long config_get_int(const char *key, long def)
+{
+	const char *v;
+	return config_get(key, &v) ? config_parse_int(key, v) : def;
+}
+
+void config_invalidate(void)
+{
+	for (int i = 0; i < 3; i++) {
+		for (size_t j = 0; j < caches[i].nr; j++) {
+			free(caches[i].items[j].key);
+			free(caches[i].items[j].value);
+		}
+		caches[i].nr = 0;
+		caches[i].loaded = 0;
+	}
+}

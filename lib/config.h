@@ -1,0 +1,47 @@
+/* config.h: git's config files (system, global, repository), read lazily:
+ * no file is opened until a command asks for a value, and each is read once. */
+#ifndef LIB_CONFIG_H
+#define LIB_CONFIG_H
+
+#include "lib/strbuf.h"
+
+/*
+ * Called for each variable. key is canonical: section and variable name
+ * lower-cased, subsection as written ("branch.Foo/bar.remote").
+ * value is NULL for a bare "name" line (implicit true). Return <0 to stop.
+ */
+typedef int (*config_fn)(const char *key, const char *value, void *data);
+
+/* Parse a file; -1 (errno set) if it cannot be opened. Dies on a syntax
+ * error with git's message ("bad config line N in file F"). */
+int config_parse_file(const char *path, config_fn fn, void *data);
+int config_parse_buf(const char *buf, size_t len, const char *name, config_fn fn, void *data);
+
+/* The scopes git reads, in order; later ones win. */
+enum config_scope { CONFIG_SYSTEM = 1, CONFIG_GLOBAL = 2, CONFIG_REPO = 4, CONFIG_ALL = 7 };
+/* Calls fn for every variable of the given scopes (repo only after setup). */
+void config_for_each(unsigned scopes, config_fn fn, void *data);
+
+/* Last value of key over all scopes. Returns 1 if found (*value may be NULL
+ * for implicit true), 0 if not. key in canonical form (see above). */
+int config_get(const char *key, const char **value);
+/* Only the repository's own config (what setup reads anyway). */
+int config_get_repo(const char *key, const char **value);
+int config_get_bool(const char *key, int def);
+long config_get_int(const char *key, long def);
+/* Every value of a multi-valued key, in file order (e.g. remote.x.fetch). */
+size_t config_get_all(const char *key, const char ***values);
+
+/* git's boolean and integer parsing; die with git's messages on bad values. */
+int config_parse_bool(const char *key, const char *value);
+long config_parse_int(const char *key, const char *value);
+/* -1 if not a boolean */
+int config_maybe_bool(const char *value);
+
+/* Forget what was read (after this process wrote the repository config). */
+void config_invalidate(void);
+
+/* Values given with `mini-git -c key=value` (GIT_CONFIG_PARAMETERS form). */
+void config_push_parameter(const char *kv);
+
+#endif

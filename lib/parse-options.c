@@ -1,0 +1,289 @@
+/* parse-options.c: git-style option parsing with unique-prefix long
+ * options, --no-<name> negation, bundled short switches and "--". */
+#include "lib/parse-options.h"
+
+#define OPTS_WIDTH 24
+#define OPTS_GAP 2
+
+void print_usage(FILE *f, const char *const *u, const struct option *opts)
+{
+	int extra = 0;
+	fprintf(f, "usage: %s\n", *u++);
+	for (; *u; u++) {
+		if (!**u)
+			extra = 1;
+		if (extra)
+			fprintf(f, "%s%s\n", **u ? "    " : "", *u);
+		else
+			fprintf(f, "   or: %s\n", *u);
+	}
+	if (opts->type != OPTION_GROUP)
+		fputc('\n', f);
+	for (; opts->type != OPTION_END; opts++) {
+		int pos;
+		if (opts->type == OPTION_GROUP) {
+			fputc('\n', f);
+			if (opts->help && *opts->help)
+				fprintf(f, "%s\n", opts->help);
+			continue;
+		}
+		if (opts->flags & PARSE_OPT_HIDDEN)
+			continue;
+		pos = fprintf(f, "    ");
+		if (opts->short_name)
+			pos += fprintf(f, "-%c", opts->short_name);
+		if (opts->short_name && opts->long_name)
+			pos += fprintf(f, ", ");
+		if (opts->long_name)
+			pos += fprintf(f, "--%s", opts->long_name);
+		if ((opts->type == OPTION_STRING || opts->type == OPTION_INTEGER ||
+		     opts->type == OPTION_CALLBACK) && !(opts->flags & PARSE_OPT_NOARG)) {
+			const char *a = opts->argh ? opts->argh : "...";
+			const char *fmt = (opts->flags & PARSE_OPT_LITERAL_ARGHELP) ? "%s" : "<%s>";
+			if (opts->flags & PARSE_OPT_OPTARG)
+				pos += fprintf(f, opts->long_name ? "[=" : "[");
+			else
+				pos += fprintf(f, " ");
+			pos += fprintf(f, fmt, a);
+			if (opts->flags & PARSE_OPT_OPTARG)
+				pos += fprintf(f, "]");
+		}
+		if (pos <= OPTS_WIDTH)
+			fprintf(f, "%*s%s\n", OPTS_WIDTH - pos + OPTS_GAP, "", opts->help ? opts->help : "");
+		else
+			fprintf(f, "\n%*s%s\n", OPTS_WIDTH + OPTS_GAP, "", opts->help ? opts->help : "");
+	}
+	fputc('\n', f);
+}
+
+void usage_with_options(const char *const *u, const struct option *opts)
+{
+	print_usage(stderr, u, opts);
+	exit(129);
+}
+
+void usage_msg_opt(const char *msg, const char *const *u, const struct option *opts)
+{
+	fprintf(stderr, "fatal: %s\n\n", msg);
+	usage_with_options(u, opts);
+}
+
+struct state {
+	const char *const *usage;
+	const struct option *opts;
+};
+
+static NORETURN void fail(struct state *st, const char *fmt, const char *what)
+{
+	fprintf(stderr, "error: ");
+	fprintf(stderr, fmt, what);
+	fputc('\n', stderr);
+	usage_with_options(st->usage, st->opts);
+}
+
+static int takes_arg(const struct option *o)
+{
+	if (o->type == OPTION_STRING || o->type == OPTION_INTEGER)
+		return 1;
+	return o->type == OPTION_CALLBACK && !(o->flags & PARSE_OPT_NOARG);
+}
+
+/* Apply one option. arg: the value given with "=" or glued, or NULL.
+ * next: the following argv word, consumed when the option needs it. */
+static int apply(struct state *st, const struct option *o, int unset,
+		 const char *arg, const char *next, int is_long)
+{
+	int used_next = 0;
+	char name[128];
+	if (is_long)
+		snprintf(name, sizeof(name), "%s", o->long_name);
+	else
+		snprintf(name, sizeof(name), "%c", o->short_name);
+	if (unset && (o->flags & PARSE_OPT_NONEG))
+		fail(st, "unknown option `no-%s'", name);
+	if (!takes_arg(o) || unset) {
+		if (arg)
+			fail(st, is_long ? "option `%s' takes no value" : "switch `%s' takes no value", name);
+	} else if (!arg && !(o->flags & PARSE_OPT_OPTARG)) {
+		if (!next)
+			fail(st, is_long ? "option `%s' requires a value" : "switch `%s' requires a value", name);
+		arg = next;
+		used_next = 1;
+	}
+	switch (o->type) {
+	case OPTION_BOOL:
+		*(int *)o->value = !unset;
+		break;
+	case OPTION_COUNTUP:
+		if (unset)
+			*(int *)o->value = 0;
+		else if (*(int *)o->value < 0)
+			*(int *)o->value = 1;
+		else
+			(*(int *)o->value)++;
+		break;
+	case OPTION_SET_INT:
+		*(int *)o->value = unset ? 0 : (int)o->defval;
+		break;
+	case OPTION_STRING:
+		*(const char **)o->value = unset ? NULL : (arg ? arg : (const char *)o->defval);
+		break;
+	case OPTION_INTEGER: {
+		char *end;
+		long v;
+		if (unset) {
+			*(int *)o->value = 0;
+			break;
+		}
+		if (!arg) {
+			*(int *)o->value = (int)o->defval;
+			break;
+		}
+		v = strtol(arg, &end, 10);
+		if (!*arg || *end) {
+			fprintf(stderr, "error: %s%s expects a numerical value\n",
+				is_long ? "option `" : "switch `", name);
+			exit(129);
+		}
+		*(int *)o->value = (int)v;
+		break;
+	}
+	case OPTION_CALLBACK:
+		if (o->callback(o, unset ? NULL : arg, unset) < 0)
+			exit(129);
+		break;
+	default:
+		BUG("bad option type");
+	}
+	return used_next;
+}
+
+static const struct option *find_short(const struct option *o, int c)
+{
+	for (; o->type != OPTION_END; o++)
+		if (o->short_name == c)
+			return o;
+	return NULL;
+}
+
+/* Long option lookup with --no- negation and unique abbreviations. */
+static const struct option *find_long(struct state *st, const char *arg, size_t len, int *unset)
+{
+	const struct option *o, *abbrev = NULL;
+	int abbrev_unset = 0, ambiguous = 0;
+	for (o = st->opts; o->type != OPTION_END; o++) {
+		const char *ln = o->long_name, *rest;
+		int neg = 0;
+		size_t ln_len;
+		if (!ln)
+			continue;
+		if (len == strlen(ln) && !strncmp(arg, ln, len)) {
+			*unset = 0;
+			return o;
+		}
+		/* "--no-x" for x, and "--x" for an option named "no-x" */
+		if (skip_prefix(ln, "no-", &rest) && len == strlen(rest) && !strncmp(arg, rest, len)) {
+			*unset = 1;
+			return o;
+		}
+		if (len > 3 && !strncmp(arg, "no-", 3) && len - 3 == strlen(ln) &&
+		    !strncmp(arg + 3, ln, len - 3)) {
+			*unset = 1;
+			return o;
+		}
+		ln_len = strlen(ln);
+		if (len < ln_len && !strncmp(arg, ln, len))
+			neg = 0;
+		else if (len > 3 && !strncmp(arg, "no-", 3) && len - 3 < ln_len &&
+			 !strncmp(arg + 3, ln, len - 3))
+			neg = 1;
+		else
+			continue;
+		if (abbrev && abbrev != o)
+			ambiguous = 1;
+		abbrev = o;
+		abbrev_unset = neg;
+	}
+	if (ambiguous) {
+		fprintf(stderr, "error: ambiguous option: %.*s\n", (int)len, arg);
+		usage_with_options(st->usage, st->opts);
+	}
+	*unset = abbrev_unset;
+	return abbrev;
+}
+
+int parse_options(int argc, const char **argv, const struct option *opts,
+		  const char *const *usagestr, int flags)
+{
+	struct state st = { usagestr, opts };
+	int out = 0, i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+		if (a[0] != '-' || !a[1]) {
+			if (flags & PARSE_OPT_STOP_AT_NON_OPTION)
+				break;
+			argv[out++] = a;
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			if (flags & PARSE_OPT_KEEP_DASHDASH)
+				argv[out++] = a;
+			i++;
+			break;
+		}
+		if (a[1] == '-') {
+			const char *name = a + 2, *eq = strchr(name, '=');
+			size_t len = eq ? (size_t)(eq - name) : strlen(name);
+			int unset;
+			const struct option *o;
+			if (!strcmp(name, "help-all") || (len == 4 && !strncmp(name, "help", 4) && !find_long(&st, name, len, &unset))) {
+				print_usage(stdout, usagestr, opts);
+				exit(129);
+			}
+			o = find_long(&st, name, len, &unset);
+			if (!o) {
+				if (flags & PARSE_OPT_KEEP_UNKNOWN) {
+					argv[out++] = a;
+					continue;
+				}
+				fail(&st, "unknown option `%s'", name);
+			}
+			if (apply(&st, o, unset, eq ? eq + 1 : NULL, next, 1))
+				i++;
+			continue;
+		}
+		/* bundled short switches: -abc, -n5, -n 5 */
+		for (const char *p = a + 1; *p; p++) {
+			const struct option *o;
+			char c[2] = { *p, 0 };
+			if (*p == 'h' && !find_short(opts, 'h')) {
+				print_usage(stdout, usagestr, opts);
+				exit(129);
+			}
+			o = find_short(opts, *p);
+			if (!o) {
+				if (flags & PARSE_OPT_KEEP_UNKNOWN) {
+					argv[out++] = a;
+					break;
+				}
+				fail(&st, "unknown switch `%s'", c);
+			}
+			if (takes_arg(o)) {
+				if (p[1]) {
+					apply(&st, o, 0, p + 1, NULL, 0);
+				} else if (o->flags & PARSE_OPT_OPTARG) {
+					apply(&st, o, 0, NULL, NULL, 0);
+				} else if (apply(&st, o, 0, NULL, next, 0))
+					i++;
+				break;
+			}
+			apply(&st, o, 0, NULL, NULL, 0);
+		}
+	}
+	for (; i < argc; i++)
+		argv[out++] = argv[i];
+	argv[out] = NULL;
+	return out;
+}

@@ -1,0 +1,41 @@
+/* repo.h: finding the repository (as git does) and paths inside it. */
+#ifndef LIB_REPO_H
+#define LIB_REPO_H
+
+#include "lib/strbuf.h"
+
+struct repository {
+	char *gitdir;     /* as rev-parse --git-dir prints it */
+	char *commondir;  /* shared part of a linked worktree; else == gitdir */
+	char *objdir;     /* GIT_OBJECT_DIRECTORY or <commondir>/objects */
+	char *worktree;   /* absolute top of the work tree; NULL when bare */
+	char *prefix;     /* cwd below the work tree top, "a/b/", or NULL */
+	int bare;
+	int format_version;
+	/* HEAD's bytes as read while validating the repository (saves the
+	 * refs code a second open); valid until this process writes HEAD. */
+	struct strbuf head;
+	int head_valid;
+};
+
+extern struct repository the_repo;
+extern int repo_found;
+
+/* Find the repository and chdir to the top of its work tree (or into the
+ * git dir when bare). Dies like git when there is none. */
+void setup_git_directory(void);
+/* Same, but returns -1 instead of dying when no repository is found. */
+int setup_git_directory_gently(void);
+
+/* Paths: git_path for per-worktree files (HEAD, index, logs/HEAD);
+ * common_path for shared ones (refs/, packed-refs, config, logs/refs/). */
+void git_path_buf(struct strbuf *sb, const char *fmt, ...) FORMAT_PRINTF(2, 3);
+void common_path_buf(struct strbuf *sb, const char *fmt, ...) FORMAT_PRINTF(2, 3);
+/* Rotating static buffers (4 live at once); copy if you keep them. */
+const char *git_path(const char *fmt, ...) FORMAT_PRINTF(1, 2);
+const char *common_path(const char *fmt, ...) FORMAT_PRINTF(1, 2);
+
+/* Does path look like a git directory (HEAD, objects/, refs/)? */
+int is_git_directory(const char *path);
+
+#endif

@@ -1,0 +1,201 @@
+/* wrapper.c: allocation and I/O that either succeed or die like git. */
+#include "lib/util.h"
+#include <fcntl.h>
+#include <sys/stat.h>
+
+static NORETURN void oom(size_t n)
+{
+	die("Out of memory, malloc failed (tried to allocate %zu bytes)", n);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+	if (!p)
+		oom(nmemb * size);
+	return p;
+}
+
+void *xrealloc(void *old, size_t n)
+{
+	void *p = realloc(old, n ? n : 1);
+	if (!p)
+		oom(n);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xmemdupz(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	const char *end = memchr(s, 0, n);
+	return xmemdupz(s, end ? (size_t)(end - s) : n);
+}
+
+void *xmemdupz(const void *p, size_t n)
+{
+	char *r = xmalloc(st_add(n, 1));
+	memcpy(r, p, n);
+	r[n] = 0;
+	return r;
+}
+
+char *xstrfmt(const char *fmt, ...)
+{
+	va_list ap;
+	char *r;
+	va_start(ap, fmt);
+	if (vasprintf(&r, fmt, ap) < 0)
+		oom(0);
+	va_end(ap);
+	return r;
+}
+
+size_t st_add(size_t a, size_t b)
+{
+	if (a > SIZE_MAX - b)
+		die("size_t overflow: %zu + %zu", a, b);
+	return a + b;
+}
+
+size_t st_mult(size_t a, size_t b)
+{
+	if (b && a > SIZE_MAX / b)
+		die("size_t overflow: %zu * %zu", a, b);
+	return a * b;
+}
+
+ssize_t xread(int fd, void *buf, size_t len)
+{
+	ssize_t n;
+	do
+		n = read(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	return n;
+}
+
+ssize_t xwrite(int fd, const void *buf, size_t len)
+{
+	ssize_t n;
+	do
+		n = write(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	return n;
+}
+
+ssize_t read_in_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	size_t total = 0;
+	while (total < len) {
+		ssize_t n = xread(fd, p + total, len - total);
+		if (n < 0)
+			return -1;
+		if (!n)
+			break;
+		total += n;
+	}
+	return total;
+}
+
+ssize_t write_in_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	size_t total = 0;
+	while (total < len) {
+		ssize_t n = xwrite(fd, p + total, len - total);
+		if (n < 0)
+			return -1;
+		if (!n) {
+			errno = ENOSPC;
+			return -1;
+		}
+		total += n;
+	}
+	return total;
+}
+
+int xopen(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+	int fd;
+	if (flags & O_CREAT) {
+		va_list ap;
+		va_start(ap, flags);
+		mode = va_arg(ap, int);
+		va_end(ap);
+	}
+	do
+		fd = open(path, flags, mode);
+	while (fd < 0 && errno == EINTR);
+	if (fd < 0)
+		die_errno("could not open '%s'", path);
+	return fd;
+}
+
+int starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && !memcmp(s + n - m, suffix, m);
+}
+
+int skip_prefix(const char *s, const char *prefix, const char **out)
+{
+	size_t n = strlen(prefix);
+	if (strncmp(s, prefix, n))
+		return 0;
+	*out = s + n;
+	return 1;
+}
+
+void maybe_flush_or_die(FILE *f, const char *desc)
+{
+	if (fflush(f) && errno != EPIPE)
+		die_errno("write failure on '%s'", desc);
+	if (ferror(f) && errno != EPIPE)
+		die("write failure on '%s'", desc);
+}
+
+int is_dir(const char *path)
+{
+	struct stat st;
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+int file_exists(const char *path)
+{
+	struct stat st;
+	return !lstat(path, &st);
+}
+
+int mkdir_leading(const char *path)
+{
+	char *buf = xstrdup(path);
+	char *p = buf;
+	while ((p = strchr(p + 1, '/'))) {
+		*p = 0;
+		if (mkdir(buf, 0777) && errno != EEXIST) {
+			free(buf);
+			return -1;
+		}
+		*p = '/';
+	}
+	free(buf);
+	return 0;
+}
