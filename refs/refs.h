@@ -1,0 +1,82 @@
+/* refs.h: HEAD, loose refs and packed-refs behind one interface.
+ * Reading opens only what the question needs: listing refs/heads/ opens
+ * that directory and the refs/heads/ slice of packed-refs, nothing else,
+ * and no object is looked up. */
+#ifndef REFS_REFS_H
+#define REFS_REFS_H
+
+#include "lib/hex.h"
+#include "lib/strbuf.h"
+
+enum {
+	REF_ISSYMREF = 1,   /* a symbolic ref (HEAD -> refs/heads/x) */
+	REF_ISPACKED = 2,   /* the value came from packed-refs */
+	REF_ISBROKEN = 4,   /* garbage in the file, or a dangling symref */
+	REF_KNOWS_PEELED = 8, /* packed-refs told us the peeled value */
+};
+
+struct ref_entry {
+	const char *name;          /* "refs/heads/main" */
+	struct object_id oid;
+	struct object_id peeled;   /* valid if flags & REF_KNOWS_PEELED and not null */
+	unsigned flags;
+	const char *symref_target; /* for symrefs under refs/ (e.g. origin/HEAD) */
+};
+
+/* Called in ref-name order. Return non-zero to stop (returned to caller). */
+typedef int (*ref_cb)(const struct ref_entry *ref, void *data);
+
+/* Every ref whose name starts with prefix ("refs/heads/", "refs/", ...),
+ * loose overriding packed, sorted by name. Broken refs are skipped with
+ * git's warning ("warning: ignoring broken ref refs/heads/x") unless
+ * REFS_INCLUDE_BROKEN. */
+enum { REFS_INCLUDE_BROKEN = 1 };
+int refs_for_each(const char *prefix, unsigned flags, ref_cb cb, void *data);
+
+/*
+ * Resolve a ref name ("HEAD", "refs/heads/x") following symrefs.
+ * Returns the final ref name (static storage, valid until the next call)
+ * and fills *oid (null oid for an unborn branch) and *flags; NULL if the
+ * ref does not exist and is not an unborn symref target.
+ */
+const char *refs_resolve(const char *name, struct object_id *oid, unsigned *flags);
+/* Just the value: 0 and *oid, or -1. */
+int refs_read(const char *name, struct object_id *oid);
+/* Target of a symbolic ref without following further (NULL if not one). */
+const char *refs_read_symref(const char *name, struct strbuf *target);
+
+/* git's short-name rules: "x" tries refs/x, refs/tags/x, refs/heads/x,
+ * refs/remotes/x, refs/remotes/x/HEAD (and HEAD-like names at the top).
+ * Returns how many matched; the first match's full name and oid are set. */
+int refs_dwim(const char *name, size_t len, struct strbuf *full, struct object_id *oid);
+/* The shortest unambiguous short name of a full ref name ("refs/heads/x" -> "x"). */
+const char *refs_shorten(const char *full, int strict);
+
+/* check-ref-format rules; flags as git's (allow one level, refspec patterns). */
+enum { REFNAME_ALLOW_ONELEVEL = 1, REFNAME_REFSPEC_PATTERN = 2 };
+int check_refname_format(const char *name, unsigned flags);
+
+/*
+ * Updates. Each goes through <ref>.lock (O_EXCL), fsync, rename, with a
+ * reflog entry when core.logAllRefUpdates says so (and for HEAD when it
+ * points at the ref). old: if non-NULL, the ref must have that value
+ * (null oid: must not exist). Returns 0, or -1 after printing git's error
+ * ("cannot lock ref ...").
+ */
+int refs_update(const char *name, const struct object_id *new_oid,
+		const struct object_id *old_oid, const char *reflog_msg);
+int refs_delete(const char *name, const struct object_id *old_oid);
+/* Rename a ref (and its reflog), as branch -m does. */
+int refs_rename(const char *from, const char *to, const char *reflog_msg);
+int refs_update_symref(const char *name, const char *target, const char *reflog_msg);
+/* Write several refs into packed-refs at once (clone), under packed-refs.lock. */
+int refs_write_packed(const struct ref_entry *refs, size_t nr);
+
+/* Reflogs: each entry of logs/<name>, oldest first. */
+typedef int (*reflog_cb)(const struct object_id *old_oid, const struct object_id *new_oid,
+			 const char *ident, uint64_t when, int tz, const char *msg, void *data);
+int refs_for_each_reflog_entry(const char *name, reflog_cb cb, void *data);
+/* Names of all refs that have a reflog (logs/HEAD, logs/refs/...). */
+int refs_for_each_reflog(ref_cb cb, void *data);
+
+#endif
