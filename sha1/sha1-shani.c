@@ -20,17 +20,17 @@ int sha1_cpu_has_shani(void)
 	/* cpuid is slow (a trap under some hypervisors): ask once. */
 	static int cached = -1;
 	unsigned int eax, ebx, ecx, edx;
-	int has;
+	int has = __atomic_load_n(&cached, __ATOMIC_RELAXED);
 
-	if (cached >= 0)
-		return cached;
+	if (has >= 0)
+		return has;
 	has = 0;
 	if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) &&
 	    (ecx & bit_SSE4_1) && (ecx & bit_SSSE3) &&
 	    __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) &&
 	    (ebx & (1u << 29)))
 		has = 1;
-	cached = has;
+	__atomic_store_n(&cached, has, __ATOMIC_RELAXED);
 	return has;
 }
 
