@@ -69,6 +69,11 @@ int main(int argc, const char **argv)
 	const char *cmdname;
 	const struct cmd *c;
 
+	/* Our own stdout buffer: stdio would otherwise fstat(1) to size one.
+	 * Output is flushed at exit and before any message on stderr. */
+	static char outbuf[8192];
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+
 	base = base ? base + 1 : argv[0];
 	if (skip_prefix(base, "mini-git-", &cmdname)) {
 		c = find_cmd(cmdname);
