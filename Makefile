@@ -100,6 +100,10 @@ unit-tests: $(UNIT_BIN)
 test: all
 	cd tests && prove -j2 $(PROVE_OPTS) t[0-9]*.sh $$(ls unit/bin/t-* 2>/dev/null)
 
+# libFuzzer targets (clang); the rules live in fuzz/fuzz.mk.
+fuzz:
+	$(MAKE) -f fuzz/fuzz.mk run
+
 demo: all
 	tests/demo.sh
 
@@ -118,6 +122,6 @@ clean:
 	rm -rf .build mini-git mini-git-remote-http mini-git-remote-https tests/unit/bin tests/trash.*
 
 FORCE:
-.PHONY: all demo test perf install clean unit-tests FORCE
+.PHONY: all demo fuzz test perf install clean unit-tests FORCE
 
 -include $(shell find .build/$(VARIANT) -name '*.d' 2>/dev/null)
