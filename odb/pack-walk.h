@@ -70,6 +70,8 @@ struct pack_walk_error {
 	struct object_id base;   /* MISSING_BASE of a REF_DELTA: the wanted id */
 	uint64_t base_offset;    /* MISSING_BASE of an OFS_DELTA */
 	const char *detail;      /* zlib's message or NULL; static storage */
+	uint64_t packed_len;     /* the entry's bytes (0 if unknown) */
+	uint32_t crc;            /* CRC32 of those bytes (idx mode: always) */
 };
 
 struct pack_walk_opts {
@@ -111,14 +113,5 @@ int pack_walk(const void *pack, size_t len, const struct pack_walk_opts *opts,
 
 /* Objects resolved so far by the running walks (for progress meters). */
 uint32_t pack_walk_progress(void);
-
-/* Entry-header decoding, shared with anyone who reads packs: type, size,
- * header length at pack[off..len). 0, or -1 if malformed or truncated. */
-int pack_entry_header(const unsigned char *pack, size_t len, uint64_t off,
-		      enum object_type *type, uint64_t *size, unsigned *hdr_len);
-/* The OFS_DELTA base distance varint at p (not past end): 0 and *dist and
- * *used, or -1 if it runs past end or overflows. */
-int pack_ofs_distance(const unsigned char *p, const unsigned char *end,
-		      uint64_t *dist, unsigned *used);
 
 #endif

@@ -1,0 +1,853 @@
+/* pack-walk.c: resolve every object of a pack, each delta base inflated
+ * once, delta trees walked from their roots on all threads.
+ *
+ * Entries live in one array sorted by offset. OFS_DELTA children are found
+ * through a CSR table built from the base offsets; REF_DELTA children
+ * through an array of (base id, entry) sorted by id, searched each time an
+ * object's id becomes known, which is what lets a pack without .idx
+ * resolve its REF_DELTAs. An entry is claimed with a compare-and-swap on
+ * its state, so an object stored twice still resolves its children once. */
+#include "lib/util.h"
+#include "lib/thread-pool.h"
+#include "odb/pack-walk.h"
+#include "odb/delta.h"
+#include "sha1/object-hash.h"
+#include <pthread.h>
+#include <zlib.h>
+
+enum { ST_PENDING, ST_CLAIMED, ST_FAILED };
+
+struct pw_entry {
+	uint64_t offset, end;    /* [offset, end): header, base ref, zlib data */
+	uint64_t size;           /* from the header (a delta's own size) */
+	uint64_t base_off;       /* OFS_DELTA */
+	uint32_t crc;
+	uint32_t idx_pos;
+	uint32_t base_nr;        /* OFS_DELTA: the base's entry number */
+	uint16_t hdr_len;        /* header and base reference */
+	int8_t type;             /* as stored; OBJ_BAD if unreadable */
+	uint8_t state;
+};
+
+struct ref_child {
+	struct object_id base;
+	uint32_t nr;
+};
+
+struct pw_base {
+	void *data;
+	size_t size;
+	enum object_type type;
+	struct object_id oid;
+	unsigned depth;
+	int refs;
+};
+
+struct walk {
+	const unsigned char *pack;
+	size_t len;
+	const struct pack_walk_opts *opts;
+	struct thread_pool *pool;
+	int nthreads;
+	struct pw_entry *e;
+	uint32_t n;
+	uint32_t *child_start, *child;
+	struct ref_child *refs;
+	uint32_t nr_refs;
+	pthread_mutex_t err_lock;
+	uint32_t resolved, failed;
+	uint64_t data_end;       /* len - 20: where the trailer starts */
+};
+
+static uint32_t progress_count;
+
+uint32_t pack_walk_progress(void)
+{
+	return __atomic_load_n(&progress_count, __ATOMIC_RELAXED);
+}
+
+/* The entry header at pack[off..len): 0, or -1 if malformed or truncated. */
+static int entry_header(const unsigned char *pack, size_t len, uint64_t off,
+			enum object_type *type, uint64_t *size, unsigned *hdr_len)
+{
+	const unsigned char *p, *end = pack + len;
+	uint64_t sz;
+	unsigned shift = 4;
+	unsigned char c;
+
+	if (off >= len)
+		return -1;
+	p = pack + off;
+	c = *p++;
+	*type = (c >> 4) & 7;
+	sz = c & 15;
+	while (c & 0x80) {
+		if (p >= end || shift > 60)
+			return -1;
+		c = *p++;
+		sz |= (uint64_t)(c & 0x7f) << shift;
+		shift += 7;
+	}
+	switch (*type) {
+	case OBJ_COMMIT: case OBJ_TREE: case OBJ_BLOB: case OBJ_TAG:
+	case OBJ_OFS_DELTA: case OBJ_REF_DELTA:
+		break;
+	default:
+		return -1;
+	}
+	*size = sz;
+	*hdr_len = (unsigned)(p - (pack + off));
+	return 0;
+}
+
+/* The OFS_DELTA distance varint at p (not past end). */
+static int ofs_distance(const unsigned char *p, const unsigned char *end,
+			uint64_t *dist, unsigned *used)
+{
+	const unsigned char *start = p;
+	uint64_t v;
+	unsigned char c;
+
+	if (p >= end)
+		return -1;
+	c = *p++;
+	v = c & 0x7f;
+	while (c & 0x80) {
+		if (p >= end || v > (UINT64_MAX >> 7) - 1)
+			return -1;
+		c = *p++;
+		v = ((v + 1) << 7) | (c & 0x7f);
+	}
+	*dist = v;
+	*used = (unsigned)(p - start);
+	return 0;
+}
+
+static void report(struct walk *w, enum pack_walk_error_kind kind, uint32_t nr,
+		   const char *detail)
+{
+	struct pack_walk_error err;
+
+	memset(&err, 0, sizeof(err));
+	err.kind = kind;
+	err.nr = nr;
+	err.idx_pos = PACK_WALK_NO_POS;
+	err.detail = detail;
+	if (nr < w->n) {
+		struct pw_entry *e = &w->e[nr];
+		err.offset = e->offset;
+		err.idx_pos = e->idx_pos;
+		err.packed_len = e->end > e->offset ? e->end - e->offset : 0;
+		err.crc = e->crc;
+		if (e->type == OBJ_REF_DELTA && e->hdr_len >= RAW_SZ &&
+		    e->offset + e->hdr_len <= w->len)
+			memcpy(err.base.hash, w->pack + e->offset + e->hdr_len - RAW_SZ, RAW_SZ);
+		if (e->type == OBJ_OFS_DELTA)
+			err.base_offset = e->base_off;
+	}
+	if (!w->opts->error)
+		return;
+	pthread_mutex_lock(&w->err_lock);
+	w->opts->error(&err, w->opts->data);
+	pthread_mutex_unlock(&w->err_lock);
+}
+
+/*
+ * Inflates exactly size bytes from the zlib stream at [start, limit).
+ * Returns a buffer with a NUL after the data, or NULL and *detail. A size
+ * beyond zlib's best ratio for the bytes available is refused before any
+ * allocation: the header of a damaged entry must not make us ask for
+ * gigabytes. *used gets the compressed length consumed.
+ */
+static void *inflate_exact(const unsigned char *start, uint64_t avail, uint64_t size,
+			   const char **detail, uint64_t *used)
+{
+	z_stream z;
+	unsigned char *out;
+	int st;
+
+	*detail = NULL;
+	if (size > avail * 1040 + 64 || size >= SIZE_MAX - 1) {
+		*detail = "size larger than the data can hold";
+		return NULL;
+	}
+	out = xmalloc(size + 1);
+	memset(&z, 0, sizeof(z));
+	if (inflateInit(&z) != Z_OK)
+		die("unable to initialise zlib");
+	z.next_out = out;
+	/* One spare byte of output: a stream longer than size shows up as
+	 * output beyond it rather than as a quiet success. */
+	z.avail_out = (uInt)(size + 1 > UINT32_MAX ? UINT32_MAX : size + 1);
+	z.next_in = (unsigned char *)start;
+	do {
+		uint64_t in_left = avail - (uint64_t)(z.next_in - start);
+		uint64_t out_left = size + 1 - (uint64_t)(z.next_out - out);
+		if (!z.avail_in)
+			z.avail_in = (uInt)(in_left > (1u << 30) ? (1u << 30) : in_left);
+		if (!z.avail_out)
+			z.avail_out = (uInt)(out_left > (1u << 30) ? (1u << 30) : out_left);
+		if (!z.avail_in || !z.avail_out) {
+			st = Z_BUF_ERROR;
+			break;
+		}
+		st = inflate(&z, Z_FINISH);
+	} while (st == Z_OK || (st == Z_BUF_ERROR && z.avail_in == 0 &&
+				(uint64_t)(z.next_in - start) < avail));
+	*used = (uint64_t)(z.next_in - start);
+	if (st != Z_STREAM_END || z.total_out != size) {
+		*detail = z.msg ? z.msg : st == Z_STREAM_END ? "size mismatch" : "truncated";
+		inflateEnd(&z);
+		free(out);
+		return NULL;
+	}
+	inflateEnd(&z);
+	out[size] = '\0';
+	return out;
+}
+
+/* Finds where the zlib stream at start ends without keeping its output. */
+static int inflate_skip(const unsigned char *start, uint64_t avail, uint64_t size,
+			const char **detail, uint64_t *used)
+{
+	unsigned char buf[16384];
+	z_stream z;
+	int st;
+
+	*detail = NULL;
+	memset(&z, 0, sizeof(z));
+	if (inflateInit(&z) != Z_OK)
+		die("unable to initialise zlib");
+	z.next_in = (unsigned char *)start;
+	for (;;) {
+		uint64_t in_left = avail - (uint64_t)(z.next_in - start);
+		if (!z.avail_in)
+			z.avail_in = (uInt)(in_left > (1u << 30) ? (1u << 30) : in_left);
+		z.next_out = buf;
+		z.avail_out = sizeof(buf);
+		st = inflate(&z, Z_NO_FLUSH);
+		if (st == Z_STREAM_END)
+			break;
+		if (st != Z_OK || (!z.avail_in && z.avail_out) || z.total_out > size) {
+			if (st == Z_OK || st == Z_BUF_ERROR)
+				st = Z_BUF_ERROR;
+			break;
+		}
+	}
+	*used = (uint64_t)(z.next_in - start);
+	if (st != Z_STREAM_END || z.total_out != size) {
+		*detail = z.msg ? z.msg : st == Z_STREAM_END ? "size mismatch" : "truncated";
+		inflateEnd(&z);
+		return -1;
+	}
+	inflateEnd(&z);
+	return 0;
+}
+
+/* Reads the base reference after the header; fills hdr_len, base_off. */
+static int decode_entry(struct walk *w, struct pw_entry *e, uint64_t limit)
+{
+	enum object_type type;
+	uint64_t size;
+	unsigned hl, used;
+
+	if (entry_header(w->pack, limit, e->offset, &type, &size, &hl) < 0)
+		return -1;
+	e->type = type;
+	e->size = size;
+	if (type == OBJ_OFS_DELTA) {
+		uint64_t dist;
+		if (ofs_distance(w->pack + e->offset + hl, w->pack + limit, &dist, &used) < 0 ||
+		    !dist || dist > e->offset)
+			return -1;
+		e->base_off = e->offset - dist;
+		hl += used;
+	} else if (type == OBJ_REF_DELTA) {
+		if (e->offset + hl + RAW_SZ > limit)
+			return -1;
+		hl += RAW_SZ;
+	}
+	e->hdr_len = (uint16_t)hl;
+	return 0;
+}
+
+static int claim(struct pw_entry *e, uint8_t to)
+{
+	uint8_t want = ST_PENDING;
+	return __atomic_compare_exchange_n(&e->state, &want, to, 0,
+					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+/* An entry failed: so do its OFS_DELTA descendants (REF_DELTA ones stay
+ * pending and are reported at the end, their base id being unknown). */
+static void fail_entry(struct walk *w, uint32_t nr, enum pack_walk_error_kind kind,
+		       const char *detail)
+{
+	uint32_t *stack = NULL;
+	size_t sp = 0, alloc = 0;
+
+	w->e[nr].state = ST_FAILED;
+	__atomic_add_fetch(&w->failed, 1, __ATOMIC_RELAXED);
+	report(w, kind, nr, detail);
+	ALLOC_GROW(stack, sp + 1, alloc);
+	stack[sp++] = nr;
+	while (sp) {
+		uint32_t b = stack[--sp];
+		for (uint32_t i = w->child_start[b]; i < w->child_start[b + 1]; i++) {
+			uint32_t c = w->child[i];
+			if (!claim(&w->e[c], ST_FAILED))
+				continue;
+			__atomic_add_fetch(&w->failed, 1, __ATOMIC_RELAXED);
+			report(w, PACK_WALK_BAD_BASE, c, NULL);
+			ALLOC_GROW(stack, sp + 1, alloc);
+			stack[sp++] = c;
+		}
+	}
+	free(stack);
+}
+
+static void base_put(struct pw_base *b)
+{
+	if (__atomic_sub_fetch(&b->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	free(b->data);
+	free(b);
+}
+
+static void deliver(struct walk *w, uint32_t nr, struct pw_base *b,
+		    const struct pw_base *parent, int worker)
+{
+	struct pw_entry *e = &w->e[nr];
+	struct pack_walk_object o;
+	struct sha1_ctx c;
+
+	hash_object_header(&c, type_name(b->type), b->size);
+	sha1_update(&c, b->data, b->size);
+	sha1_final(b->oid.hash, &c);
+	__atomic_add_fetch(&w->resolved, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&progress_count, 1, __ATOMIC_RELAXED);
+	if (!w->opts->object)
+		return;
+	memset(&o, 0, sizeof(o));
+	oidcpy(&o.oid, &b->oid);
+	o.type = b->type;
+	o.data = b->data;
+	o.size = b->size;
+	o.offset = e->offset;
+	o.packed_len = e->end - e->offset;
+	o.crc = e->crc;
+	o.nr = nr;
+	o.idx_pos = e->idx_pos;
+	o.in_pack_type = e->type;
+	o.depth = b->depth;
+	o.base = parent ? &parent->oid : NULL;
+	o.worker = worker;
+	w->opts->object(&o, w->opts->data);
+}
+
+/* Resolves entry nr (claimed by the caller) from base (NULL for a whole
+ * object). Returns the new base with one reference, or NULL on failure. */
+static struct pw_base *resolve_one(struct walk *w, uint32_t nr, const struct pw_base *base,
+				   int worker)
+{
+	struct pw_entry *e = &w->e[nr];
+	const char *detail;
+	uint64_t used;
+	void *raw;
+	struct pw_base *nb;
+
+	raw = inflate_exact(w->pack + e->offset + e->hdr_len,
+			    e->end - e->offset - e->hdr_len, e->size, &detail, &used);
+	if (!raw) {
+		fail_entry(w, nr, PACK_WALK_BAD_DATA, detail);
+		return NULL;
+	}
+	nb = xmalloc(sizeof(*nb));
+	nb->refs = 1;
+	if (!base) {
+		nb->data = raw;
+		nb->size = e->size;
+		nb->type = e->type;
+		nb->depth = 0;
+	} else {
+		const char *why = NULL;
+		nb->data = delta_apply(base->data, base->size, raw, e->size, &nb->size, &why);
+		free(raw);
+		if (!nb->data) {
+			free(nb);
+			fail_entry(w, nr, PACK_WALK_BAD_DELTA, why);
+			return NULL;
+		}
+		nb->type = base->type;
+		nb->depth = base->depth + 1;
+	}
+	deliver(w, nr, nb, base, worker);
+	return nb;
+}
+
+struct frame {
+	struct pw_base *b;
+	uint32_t ci, ce;  /* OFS children left: child[ci..ce) */
+	uint32_t ri, re;  /* REF children left: refs[ri..re) */
+};
+
+static void ref_range(struct walk *w, const struct object_id *oid, uint32_t *lo_out,
+		      uint32_t *hi_out)
+{
+	uint32_t lo = 0, hi = w->nr_refs;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (oidcmp(&w->refs[mid].base, oid) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*lo_out = lo;
+	while (hi < w->nr_refs && oideq(&w->refs[hi].base, oid))
+		hi++;
+	if (hi < lo)
+		hi = lo;
+	*hi_out = hi;
+}
+
+static void push_frame(struct walk *w, struct frame **st, size_t *sp, size_t *alloc,
+		       struct pw_base *b, uint32_t nr)
+{
+	struct frame *f;
+
+	ALLOC_GROW(*st, *sp + 1, *alloc);
+	f = &(*st)[(*sp)++];
+	f->b = b;
+	if (nr < w->n) {
+		f->ci = w->child_start[nr];
+		f->ce = w->child_start[nr + 1];
+	} else {
+		f->ci = f->ce = 0;
+	}
+	ref_range(w, &b->oid, &f->ri, &f->re);
+}
+
+struct child_task {
+	struct walk *w;
+	struct pw_base *base;
+	uint32_t nr;
+};
+
+static void descend(struct walk *w, struct pw_base *b, uint32_t nr, int worker);
+
+static void child_task_run(void *arg, int worker)
+{
+	struct child_task *t = arg;
+	struct pw_base *nb = resolve_one(t->w, t->nr, t->base, worker);
+
+	base_put(t->base);
+	if (nb)
+		descend(t->w, nb, t->nr, worker);
+	free(t);
+}
+
+/* Next claimable child of f, or UINT32_MAX. */
+static uint32_t next_child(struct walk *w, struct frame *f)
+{
+	while (f->ci < f->ce) {
+		uint32_t c = w->child[f->ci++];
+		if (claim(&w->e[c], ST_CLAIMED))
+			return c;
+	}
+	while (f->ri < f->re) {
+		uint32_t c = w->refs[f->ri++].nr;
+		if (claim(&w->e[c], ST_CLAIMED))
+			return c;
+	}
+	return UINT32_MAX;
+}
+
+/* Depth first from b (entry nr, or w->n for a base from outside the
+ * pack), with an explicit stack: a hostile pack may chain deltas very deep.
+ * Consumes the caller's reference to b. */
+static void descend(struct walk *w, struct pw_base *b, uint32_t nr, int worker)
+{
+	struct frame *st = NULL;
+	size_t sp = 0, alloc = 0;
+
+	push_frame(w, &st, &sp, &alloc, b, nr);
+	while (sp) {
+		struct frame *f = &st[sp - 1];
+		uint32_t c = next_child(w, f);
+		struct pw_base *nb;
+
+		if (c == UINT32_MAX) {
+			base_put(f->b);
+			sp--;
+			continue;
+		}
+		/* Siblings still to come: give this one to an idle thread. */
+		if (w->nthreads > 1 && (f->ci < f->ce || f->ri < f->re) &&
+		    thread_pool_pending(w->pool) < (size_t)w->nthreads) {
+			struct child_task *t = xmalloc(sizeof(*t));
+			t->w = w;
+			t->base = f->b;
+			t->nr = c;
+			__atomic_add_fetch(&f->b->refs, 1, __ATOMIC_ACQ_REL);
+			thread_pool_add(w->pool, child_task_run, t);
+			continue;
+		}
+		nb = resolve_one(w, c, f->b, worker);
+		if (nb)
+			push_frame(w, &st, &sp, &alloc, nb, c);
+	}
+	free(st);
+}
+
+struct range_task {
+	struct walk *w;
+	uint32_t from, to;
+};
+
+static void roots_task_run(void *arg, int worker)
+{
+	struct range_task *t = arg;
+	struct walk *w = t->w;
+
+	for (uint32_t i = t->from; i < t->to; i++) {
+		struct pw_entry *e = &w->e[i];
+		struct pw_base *b;
+		if (e->type == OBJ_OFS_DELTA || e->type == OBJ_REF_DELTA ||
+		    e->state != ST_PENDING || !claim(e, ST_CLAIMED))
+			continue;
+		b = resolve_one(w, i, NULL, worker);
+		if (b)
+			descend(w, b, i, worker);
+	}
+	free(t);
+}
+
+/* idx mode, first pass over a slice: headers and CRCs. */
+static void scan_task_run(void *arg, int worker UNUSED)
+{
+	struct range_task *t = arg;
+	struct walk *w = t->w;
+
+	for (uint32_t i = t->from; i < t->to; i++) {
+		struct pw_entry *e = &w->e[i];
+		if (e->state == ST_FAILED)
+			continue;
+		e->crc = (uint32_t)crc32(0, NULL, 0);
+		for (uint64_t o = e->offset; o < e->end;) {
+			uint64_t n = e->end - o > (1u << 30) ? (1u << 30) : e->end - o;
+			e->crc = (uint32_t)crc32(e->crc, w->pack + o, (uInt)n);
+			o += n;
+		}
+		if (decode_entry(w, e, e->end) < 0) {
+			e->type = OBJ_BAD;
+			e->state = ST_FAILED;
+		}
+	}
+	free(t);
+}
+
+struct sum_task {
+	struct walk *w;
+	struct pack_walk_result *res;
+};
+
+static void checksum_task_run(void *arg, int worker UNUSED)
+{
+	struct sum_task *t = arg;
+	struct sha1_ctx c;
+
+	sha1_init(&c);
+	sha1_update(&c, t->w->pack, t->w->data_end);
+	sha1_final(t->res->checksum, &c);
+	t->res->checksum_ok = !memcmp(t->res->checksum, t->w->pack + t->w->data_end, RAW_SZ);
+}
+
+static int cmp_entry_offset(const void *a, const void *b)
+{
+	const struct pw_entry *x = a, *y = b;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static int cmp_ref_child(const void *a, const void *b)
+{
+	const struct ref_child *x = a, *y = b;
+	int c = oidcmp(&x->base, &y->base);
+	if (c)
+		return c;
+	return x->nr < y->nr ? -1 : x->nr > y->nr;
+}
+
+static int32_t find_entry_at(struct walk *w, uint64_t off)
+{
+	uint32_t lo = 0, hi = w->n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (w->e[mid].offset < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < w->n && w->e[lo].offset == off ? (int32_t)lo : -1;
+}
+
+/* Entries from the index, sorted by offset; bad offsets fail up front. */
+static void entries_from_idx(struct walk *w)
+{
+	const struct pack_idx *idx = w->opts->idx;
+	uint32_t i;
+
+	w->n = idx->nr;
+	w->e = xcalloc(w->n ? w->n : 1, sizeof(*w->e));
+	for (i = 0; i < w->n; i++) {
+		w->e[i].offset = pack_idx_offset(idx, i);
+		w->e[i].idx_pos = i;
+	}
+	QSORT(w->e, w->n, cmp_entry_offset);
+	for (i = 0; i < w->n; i++) {
+		struct pw_entry *e = &w->e[i];
+		e->end = i + 1 < w->n ? w->e[i + 1].offset : w->data_end;
+		if (e->offset < 12 || e->offset >= w->data_end || e->end <= e->offset ||
+		    e->end > w->data_end) {
+			e->state = ST_FAILED;
+			e->type = OBJ_BAD;
+			if (e->end > w->data_end)
+				e->end = e->offset;
+		}
+	}
+}
+
+/* No index: walk the entries one after the other, inflating each to find
+ * where it ends. Returns -1 if the pack ends early. */
+static int entries_from_scan(struct walk *w, uint32_t count)
+{
+	uint64_t off = 12;
+	size_t alloc = 0;
+
+	w->n = 0;
+	for (uint32_t i = 0; i < count; i++) {
+		struct pw_entry *e;
+		const char *detail;
+		uint64_t used;
+
+		ALLOC_GROW(w->e, w->n + 1, alloc);
+		e = &w->e[w->n];
+		memset(e, 0, sizeof(*e));
+		e->offset = off;
+		e->idx_pos = PACK_WALK_NO_POS;
+		if (off >= w->data_end || decode_entry(w, e, w->data_end) < 0) {
+			e->end = off;
+			w->n++;
+			report(w, off >= w->data_end ? PACK_WALK_TRUNCATED : PACK_WALK_BAD_HEADER,
+			       w->n - 1, NULL);
+			return -1;
+		}
+		if (inflate_skip(w->pack + off + e->hdr_len, w->data_end - off - e->hdr_len,
+				 e->size, &detail, &used) < 0) {
+			e->end = off;
+			w->n++;
+			report(w, PACK_WALK_BAD_DATA, w->n - 1, detail);
+			return -1;
+		}
+		e->end = off + e->hdr_len + used;
+		e->crc = (uint32_t)crc32(0, NULL, 0);
+		for (uint64_t o = e->offset; o < e->end;) {
+			uint64_t n = e->end - o > (1u << 30) ? (1u << 30) : e->end - o;
+			e->crc = (uint32_t)crc32(e->crc, w->pack + o, (uInt)n);
+			o += n;
+		}
+		off = e->end;
+		w->n++;
+	}
+	return 0;
+}
+
+static void link_children(struct walk *w)
+{
+	uint32_t nr_ofs = 0, i;
+
+	w->child_start = xcalloc((size_t)w->n + 2, sizeof(uint32_t));
+	for (i = 0; i < w->n; i++) {
+		struct pw_entry *e = &w->e[i];
+		int32_t b;
+		if (e->state == ST_FAILED)
+			continue;
+		if (e->type == OBJ_OFS_DELTA) {
+			b = find_entry_at(w, e->base_off);
+			if (b < 0) {
+				e->base_nr = UINT32_MAX;
+				continue;
+			}
+			e->base_nr = (uint32_t)b;
+			w->child_start[b + 1]++;
+			nr_ofs++;
+		} else if (e->type == OBJ_REF_DELTA) {
+			w->nr_refs++;
+		}
+	}
+	for (i = 0; i < w->n; i++)
+		w->child_start[i + 1] += w->child_start[i];
+	w->child = xmalloc(((size_t)nr_ofs + 1) * sizeof(uint32_t));
+	w->refs = xmalloc(((size_t)w->nr_refs + 1) * sizeof(*w->refs));
+	{
+		uint32_t *fill = xmalloc(((size_t)w->n + 1) * sizeof(uint32_t));
+		uint32_t r = 0;
+		memcpy(fill, w->child_start, (size_t)w->n * sizeof(uint32_t));
+		for (i = 0; i < w->n; i++) {
+			struct pw_entry *e = &w->e[i];
+			if (e->state == ST_FAILED)
+				continue;
+			if (e->type == OBJ_OFS_DELTA && e->base_nr != UINT32_MAX)
+				w->child[fill[e->base_nr]++] = i;
+			else if (e->type == OBJ_REF_DELTA) {
+				memcpy(w->refs[r].base.hash,
+				       w->pack + e->offset + e->hdr_len - RAW_SZ, RAW_SZ);
+				w->refs[r++].nr = i;
+			}
+		}
+		free(fill);
+	}
+	QSORT(w->refs, w->nr_refs, cmp_ref_child);
+}
+
+/* Bases from outside the pack (thin packs), one id at a time. */
+static void resolve_external(struct walk *w, int worker)
+{
+	uint32_t i = 0;
+
+	while (i < w->nr_refs) {
+		uint32_t j = i;
+		struct pw_base *b;
+		enum object_type type;
+		size_t size;
+		void *data;
+		int any = 0;
+
+		while (j < w->nr_refs && oideq(&w->refs[j].base, &w->refs[i].base)) {
+			any |= w->e[w->refs[j].nr].state == ST_PENDING;
+			j++;
+		}
+		if (!any) {
+			i = j;
+			continue;
+		}
+		data = w->opts->external_base(&w->refs[i].base, &type, &size, w->opts->data);
+		if (data) {
+			b = xmalloc(sizeof(*b));
+			b->data = data;
+			b->size = size;
+			b->type = type;
+			b->depth = 0;
+			b->refs = 1;
+			oidcpy(&b->oid, &w->refs[i].base);
+			descend(w, b, w->n, worker);
+			thread_pool_wait(w->pool);
+		}
+		i = j;
+	}
+}
+
+int pack_walk(const void *pack, size_t len, const struct pack_walk_opts *opts,
+	      struct pack_walk_result *res_out)
+{
+	struct pack_walk_result res_local, *res = res_out ? res_out : &res_local;
+	struct walk w;
+	struct sum_task sum;
+	const unsigned char *p = pack;
+	uint32_t count, i, step;
+	int ret = 0, own_pool = 0;
+
+	memset(res, 0, sizeof(*res));
+	memset(&w, 0, sizeof(w));
+	w.pack = pack;
+	w.len = len;
+	w.opts = opts;
+	pthread_mutex_init(&w.err_lock, NULL);
+	if (len < 32 || memcmp(p, "PACK", 4) ||
+	    (get_be32(p + 4) != 2 && get_be32(p + 4) != 3)) {
+		report(&w, PACK_WALK_BAD_PACK, UINT32_MAX, len < 32 ? "too short" :
+		       memcmp(p, "PACK", 4) ? "bad signature" : "unsupported version");
+		pthread_mutex_destroy(&w.err_lock);
+		return -1;
+	}
+	count = get_be32(p + 8);
+	res->nr_objects = count;
+	w.data_end = len - RAW_SZ;
+	w.pool = opts->pool;
+	if (!w.pool) {
+		w.pool = thread_pool_new(opts->threads);
+		own_pool = 1;
+	}
+	w.nthreads = thread_pool_threads(w.pool);
+
+	if (opts->verify_checksum) {
+		sum.w = &w;
+		sum.res = res;
+		thread_pool_add(w.pool, checksum_task_run, &sum);
+	}
+	if (opts->idx) {
+		entries_from_idx(&w);
+		step = w.n / (uint32_t)(w.nthreads * 8) + 1;
+		for (i = 0; i < w.n; i += step) {
+			struct range_task *t = xmalloc(sizeof(*t));
+			t->w = &w;
+			t->from = i;
+			t->to = w.n - i < step ? w.n : i + step;
+			thread_pool_add(w.pool, scan_task_run, t);
+		}
+		thread_pool_wait(w.pool);
+		for (i = 0; i < w.n; i++)
+			if (w.e[i].state == ST_FAILED) {
+				w.failed++;
+				report(&w, w.e[i].type == OBJ_BAD && w.e[i].end <= w.e[i].offset ?
+				       PACK_WALK_BAD_OFFSET : PACK_WALK_BAD_HEADER, i, NULL);
+			}
+	} else if (entries_from_scan(&w, count) < 0) {
+		ret = -1;
+		goto out;
+	}
+	res->nr_entries = w.n;
+	res->entries_end = w.n ? w.e[w.n - 1].end : 12;
+	link_children(&w);
+
+	/* Roots in slices of about 64, in pack order, so each thread reads
+	 * its part of the pack sequentially. */
+	for (i = 0; i < w.n; i += 64) {
+		struct range_task *t = xmalloc(sizeof(*t));
+		t->w = &w;
+		t->from = i;
+		t->to = w.n - i < 64 ? w.n : i + 64;
+		thread_pool_add(w.pool, roots_task_run, t);
+	}
+	thread_pool_wait(w.pool);
+	if (opts->external_base)
+		resolve_external(&w, 0);
+
+	for (i = 0; i < w.n; i++) {
+		struct pw_entry *e = &w.e[i];
+		if (e->state != ST_PENDING)
+			continue;
+		e->state = ST_FAILED;
+		w.failed++;
+		if (e->type == OBJ_REF_DELTA)
+			report(&w, PACK_WALK_MISSING_BASE, i, NULL);
+		else if (e->base_nr == UINT32_MAX)
+			report(&w, PACK_WALK_MISSING_BASE, i, NULL);
+		else
+			report(&w, PACK_WALK_BAD_BASE, i, NULL);
+	}
+	ret = w.failed ? 1 : 0;
+out:
+	thread_pool_wait(w.pool);
+	if (opts->verify_checksum && !res->checksum_ok && ret == 0)
+		ret = 1;
+	res->nr_resolved = w.resolved;
+	res->nr_failed = w.failed;
+	if (own_pool)
+		thread_pool_free(w.pool);
+	free(w.e);
+	free(w.child_start);
+	free(w.child);
+	free(w.refs);
+	pthread_mutex_destroy(&w.err_lock);
+	return ret;
+}
