@@ -1,0 +1,611 @@
+/* odb.c: the object store: which packs and directories exist (found
+ * lazily), where an object lives, reading it, abbreviations, listing. */
+#include "lib/util.h"
+#include "lib/repo.h"
+#include "lib/config.h"
+#include "odb/odb.h"
+#include "odb/loose.h"
+#include "odb/pack.h"
+#include "sha1/object-hash.h"
+#include <dirent.h>
+#include <sys/stat.h>
+
+/* An object directory: the repository's own, then its alternates. */
+struct odb_source {
+	struct odb_source *next;
+	char *path;
+	int local;
+};
+
+static struct odb_source *sources, **sources_tail = &sources;
+static int sources_ready;
+static struct packed_git *packs;
+static int packs_ready;
+static struct packed_git *last_hit;
+static struct pack_reader reader;
+static int reader_ready;
+
+const char *odb_objdir(void)
+{
+	if (!the_repo.objdir)
+		BUG("object store used before setup_git_directory");
+	return the_repo.objdir;
+}
+
+static struct pack_reader *get_reader(void);
+
+/* Alternates (gitrepository-layout): one directory per line, relative
+ * paths relative to the objects dir that names them, '#' comments. */
+static void add_source(const char *path, int local, int depth);
+
+static void read_alternates(const char *objdir, int depth)
+{
+	struct strbuf file = STRBUF_INIT, buf = STRBUF_INIT;
+	const char *p, *end;
+
+	strbuf_addf(&file, "%s/info/alternates", objdir);
+	if (strbuf_read_file(&buf, file.buf, 0) < 0) {
+		strbuf_release(&file);
+		strbuf_release(&buf);
+		return;
+	}
+	if (depth > 5) {
+		error("%s: ignoring alternate object stores, nesting too deep", objdir);
+		goto out;
+	}
+	for (p = buf.buf, end = buf.buf + buf.len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char *line = xstrndup(p, n);
+		p += n + (nl ? 1 : 0);
+		if (n && line[n - 1] == '\r')
+			line[--n] = 0;
+		if (!n || line[0] == '#') {
+			free(line);
+			continue;
+		}
+		if (line[0] == '/') {
+			add_source(line, 0, depth + 1);
+		} else {
+			char *full = xstrfmt("%s/%s", objdir, line);
+			add_source(full, 0, depth + 1);
+			free(full);
+		}
+		free(line);
+	}
+out:
+	strbuf_release(&file);
+	strbuf_release(&buf);
+}
+
+static void add_source(const char *path, int local, int depth)
+{
+	struct strbuf norm = STRBUF_INIT;
+	struct odb_source *s;
+
+	strbuf_realpath_lexical(&norm, path);
+	while (norm.len > 1 && norm.buf[norm.len - 1] == '/')
+		strbuf_setlen(&norm, norm.len - 1);
+	/* A directory already known (a cycle, or listed twice) is ignored. */
+	for (s = sources; s; s = s->next)
+		if (!strcmp(s->path, norm.buf)) {
+			strbuf_release(&norm);
+			return;
+		}
+	if (!local && !is_dir(norm.buf)) {
+		error("object directory %s does not exist; check .git/objects/info/alternates",
+		      norm.buf);
+		strbuf_release(&norm);
+		return;
+	}
+	s = xcalloc(1, sizeof(*s));
+	s->path = strbuf_detach(&norm, NULL);
+	s->local = local;
+	*sources_tail = s;
+	sources_tail = &s->next;
+	read_alternates(s->path, depth);
+}
+
+static void prepare_sources(void)
+{
+	const char *env;
+
+	if (sources_ready)
+		return;
+	sources_ready = 1;
+	add_source(odb_objdir(), 1, 0);
+	env = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
+	if (env && *env) {
+		char *copy = xstrdup(env), *tok, *save = NULL;
+		for (tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save))
+			if (*tok)
+				add_source(tok, 0, 1);
+		free(copy);
+	}
+}
+
+/* Local packs first, then the most recently modified: new objects are
+ * most often asked for, and they live in the newest packs. */
+static int pack_before(const struct packed_git *a, const struct packed_git *b)
+{
+	if (a->local != b->local)
+		return a->local;
+	return a->mtime > b->mtime;
+}
+
+static void add_pack(const char *dir, const char *name, int local)
+{
+	struct packed_git *p, **pp;
+	struct stat st;
+	char *idx = xstrfmt("%s/%s", dir, name);
+
+	for (p = packs; p; p = p->next)
+		if (!strcmp(p->idx_path, idx)) {
+			free(idx);
+			return;
+		}
+	p = xmalloc(sizeof(*p));
+	pack_init(p, idx);
+	free(idx);
+	if (stat(p->pack_path, &st) < 0) {
+		pack_close(p);
+		free(p);
+		return;
+	}
+	p->local = local;
+	p->mtime = (int64_t)st.st_mtime;
+	for (pp = &packs; *pp && pack_before(*pp, p); pp = &(*pp)->next)
+		;
+	p->next = *pp;
+	*pp = p;
+}
+
+static void scan_packs(void)
+{
+	struct odb_source *s;
+
+	prepare_sources();
+	for (s = sources; s; s = s->next) {
+		char *dir = xstrfmt("%s/pack", s->path);
+		DIR *d = opendir(dir);
+		struct dirent *de;
+		if (d) {
+			while ((de = readdir(d)))
+				if (ends_with(de->d_name, ".idx"))
+					add_pack(dir, de->d_name, s->local);
+			closedir(d);
+		}
+		free(dir);
+	}
+	packs_ready = 1;
+}
+
+static void prepare_packs(void)
+{
+	if (!packs_ready)
+		scan_packs();
+}
+
+void odb_reprepare(void)
+{
+	/* Packs already known stay (their maps are still valid); new ones
+	 * are added in order. */
+	scan_packs();
+	last_hit = NULL;
+}
+
+static int find_in_pack(struct packed_git *p, const struct object_id *oid, uint64_t *off)
+{
+	uint32_t pos;
+
+	if (pack_open_index(p) < 0)
+		return 0;
+	pack_advise_lookup(p);
+	if (!pack_idx_lookup(&p->idx, oid->hash, &pos))
+		return 0;
+	*off = pack_idx_offset(&p->idx, pos);
+	if (*off == UINT64_MAX)
+		die("offset beyond end of pack index for %s", p->idx_path);
+	return 1;
+}
+
+/* The pack holding oid (the last pack that answered is asked first). */
+static struct packed_git *find_packed(const struct object_id *oid, uint64_t *off)
+{
+	struct packed_git *p;
+
+	prepare_packs();
+	if (last_hit && find_in_pack(last_hit, oid, off))
+		return last_hit;
+	for (p = packs; p; p = p->next) {
+		if (p == last_hit)
+			continue;
+		if (find_in_pack(p, oid, off)) {
+			last_hit = p;
+			return p;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Where a read failed, for git's "... is corrupt" messages.
+ */
+struct read_result {
+	struct packed_git *pack;   /* corrupt in this pack */
+	char *loose_path;          /* corrupt loose object */
+};
+
+/* 1 found, 0 missing, -1 corrupt (error printed, *rr tells where). */
+static int read_object(const struct object_id *oid, enum object_type *type, size_t *size,
+		       void **data, struct read_result *rr, int retry)
+{
+	struct packed_git *p;
+	struct odb_source *s;
+	uint64_t off;
+	int r;
+
+	p = find_packed(oid, &off);
+	if (p && !pack_map(p)) {
+		struct pack_reader *rd = get_reader();
+		if (data) {
+			*data = pack_read_object(rd, p, off, type, size);
+			if (*data)
+				return 1;
+		} else if (!pack_read_header(rd, p, off, type, size)) {
+			return 1;
+		}
+		if (rr)
+			rr->pack = p;
+		return -1;
+	}
+	for (s = sources; s; s = s->next) {
+		r = loose_read(s->path, oid, type, size, data);
+		if (r) {
+			if (r < 0 && rr) {
+				struct strbuf sb = STRBUF_INIT;
+				loose_path(&sb, s->path, oid);
+				rr->loose_path = strbuf_detach(&sb, NULL);
+			}
+			return r;
+		}
+	}
+	if (retry) {
+		/* A pack may have appeared since we looked (a concurrent
+		 * repack moves loose objects into a new pack). */
+		odb_reprepare();
+		return read_object(oid, type, size, data, rr, 0);
+	}
+	return 0;
+}
+
+static void *read_external(const struct object_id *oid, enum object_type *type, size_t *size)
+{
+	void *data = NULL;
+	return read_object(oid, type, size, &data, NULL, 1) > 0 ? data : NULL;
+}
+
+static int header_external(const struct object_id *oid, enum object_type *type, size_t *size)
+{
+	return read_object(oid, type, size, NULL, NULL, 1) > 0 ? 0 : -1;
+}
+
+static struct pack_reader *get_reader(void)
+{
+	if (!reader_ready) {
+		pack_reader_init(&reader, 1);
+		reader.read_external = read_external;
+		reader.header_external = header_external;
+		reader_ready = 1;
+	}
+	return &reader;
+}
+
+void *odb_read_object_gently(const struct object_id *oid, enum object_type *type, size_t *size)
+{
+	void *data = NULL;
+	struct read_result rr = { 0 };
+	int r = read_object(oid, type, size, &data, &rr, 1);
+
+	free(rr.loose_path);
+	return r > 0 ? data : NULL;
+}
+
+void *odb_read_object(const struct object_id *oid, enum object_type *type, size_t *size)
+{
+	void *data = NULL;
+	struct read_result rr = { 0 };
+	int r = read_object(oid, type, size, &data, &rr, 1);
+
+	if (r > 0)
+		return data;
+	if (r < 0 && rr.loose_path)
+		die("loose object %s (stored in %s) is corrupt", oid_to_hex(oid), rr.loose_path);
+	if (r < 0 && rr.pack)
+		die("packed object %s (stored in %s) is corrupt", oid_to_hex(oid), rr.pack->pack_path);
+	return NULL;
+}
+
+int odb_read_header(const struct object_id *oid, enum object_type *type, size_t *size)
+{
+	return read_object(oid, type, size, NULL, NULL, 1) > 0 ? 0 : -1;
+}
+
+int odb_has_object(const struct object_id *oid)
+{
+	struct odb_source *s;
+	uint64_t off;
+
+	if (find_packed(oid, &off))
+		return 1;
+	for (s = sources; s; s = s->next)
+		if (loose_exists(s->path, oid))
+			return 1;
+	odb_reprepare();
+	return find_packed(oid, &off) != NULL;
+}
+
+void odb_hash_object(enum object_type type, const void *data, size_t len, struct object_id *oid)
+{
+	hash_object_buf(type_name(type), data, len, oid);
+}
+
+static int loose_level(void)
+{
+	const char *v;
+	long level = 1;   /* git's default for loose objects: Z_BEST_SPEED */
+
+	if (config_get("core.loosecompression", &v))
+		level = config_parse_int("core.loosecompression", v);
+	else if (config_get("core.compression", &v))
+		level = config_parse_int("core.compression", v);
+	if (level == -1)
+		level = Z_DEFAULT_COMPRESSION;
+	else if (level < 0 || level > 9)
+		die("bad zlib compression level %ld", level);
+	return (int)level;
+}
+
+int odb_write_loose(enum object_type type, const void *data, size_t len, struct object_id *oid)
+{
+	const char *name = type_name(type);
+
+	if (!name)
+		return error("invalid object type");
+	hash_object_buf(name, data, len, oid);
+	if (odb_has_object(oid))
+		return 0;
+	return loose_write(odb_objdir(), oid, name, data, len, loose_level());
+}
+
+/* --- abbreviations --- */
+
+struct prefix {
+	unsigned char bin[RAW_SZ];   /* the prefix, zero-padded */
+	size_t len;                  /* in hex digits */
+	const char *hex;
+};
+
+static int prefix_init(struct prefix *px, const char *hex, size_t len)
+{
+	size_t i;
+
+	if (len > HEX_SZ)
+		return -1;
+	memset(px->bin, 0, sizeof(px->bin));
+	for (i = 0; i < len; i++) {
+		int v = hexval(hex[i]);
+		if (v < 0)
+			return -1;
+		px->bin[i / 2] |= (unsigned char)(i & 1 ? v : v << 4);
+	}
+	px->len = len;
+	px->hex = hex;
+	return 0;
+}
+
+static int prefix_match(const struct prefix *px, const unsigned char *id)
+{
+	size_t n = px->len / 2;
+	if (memcmp(px->bin, id, n))
+		return 0;
+	return !(px->len & 1) || (id[n] & 0xf0) == px->bin[n];
+}
+
+static int for_each_match(const struct prefix *px, odb_oid_cb cb, void *data)
+{
+	struct packed_git *p;
+	struct odb_source *s;
+	int ret = 0;
+
+	prepare_packs();
+	for (p = packs; p && !ret; p = p->next) {
+		uint32_t pos;
+		if (pack_open_index(p) < 0)
+			continue;
+		pack_idx_lookup(&p->idx, px->bin, &pos);
+		for (; pos < p->idx.nr && !ret; pos++) {
+			struct object_id oid;
+			const unsigned char *id = pack_idx_id(&p->idx, pos);
+			if (!prefix_match(px, id))
+				break;
+			memcpy(oid.hash, id, RAW_SZ);
+			ret = cb(&oid, data);
+		}
+	}
+	for (s = sources; s && !ret; s = s->next)
+		ret = loose_for_each_prefix(s->path, px->hex, px->len, cb, data);
+	return ret;
+}
+
+int odb_for_each_prefix_match(const char *hex, size_t len, odb_oid_cb cb, void *data)
+{
+	struct prefix px;
+
+	if (prefix_init(&px, hex, len) < 0)
+		return 0;
+	return for_each_match(&px, cb, data);
+}
+
+struct find_state {
+	struct object_id first;
+	int count;
+};
+
+static int find_cb(const struct object_id *oid, void *data)
+{
+	struct find_state *fs = data;
+	if (!fs->count) {
+		oidcpy(&fs->first, oid);
+		fs->count = 1;
+	} else if (!oideq(&fs->first, oid)) {
+		fs->count = 2;
+		return 1;
+	}
+	return 0;
+}
+
+int odb_find_prefix(const char *hex, size_t len, struct object_id *out)
+{
+	struct find_state fs = { .count = 0 };
+
+	if (len < 4 || len > HEX_SZ)
+		return 0;
+	odb_for_each_prefix_match(hex, len, find_cb, &fs);
+	if (!fs.count) {
+		odb_reprepare();
+		odb_for_each_prefix_match(hex, len, find_cb, &fs);
+	}
+	if (fs.count)
+		oidcpy(out, &fs.first);
+	return fs.count == 0 ? 0 : fs.count == 1 ? 1 : -1;
+}
+
+size_t odb_approximate_count(void)
+{
+	/* As git: packed objects only; loose ones are not counted. */
+	struct packed_git *p;
+	size_t n = 0;
+
+	prepare_packs();
+	for (p = packs; p; p = p->next)
+		if (!pack_open_index(p))
+			n += p->idx.nr;
+	return n;
+}
+
+/* Hex digits two ids share. */
+static int common_hex(const unsigned char *a, const unsigned char *b)
+{
+	int i;
+	for (i = 0; i < RAW_SZ && a[i] == b[i]; i++)
+		;
+	if (i == RAW_SZ)
+		return HEX_SZ;
+	return 2 * i + ((a[i] & 0xf0) == (b[i] & 0xf0));
+}
+
+struct abbrev_state {
+	const struct object_id *oid;
+	int len;
+};
+
+static int abbrev_cb(const struct object_id *oid, void *data)
+{
+	struct abbrev_state *as = data;
+	if (!oideq(oid, as->oid)) {
+		int n = common_hex(oid->hash, as->oid->hash) + 1;
+		if (n > as->len)
+			as->len = n;
+	}
+	return 0;
+}
+
+int odb_unique_abbrev_len(const struct object_id *oid, int min_len)
+{
+	struct abbrev_state as = { oid, min_len };
+	struct packed_git *p;
+	struct odb_source *s;
+	char hex[HEX_SZ + 1];
+
+	if (min_len <= 0) {
+		/* git: about sqrt(count) objects per prefix, at least 7. */
+		size_t count = odb_approximate_count();
+		int msb = -1;
+		while (count) {
+			msb++;
+			count >>= 1;
+		}
+		as.len = (msb + 1 + 1) / 2;
+		if (msb < 0)
+			as.len = 0;
+		if (as.len < 7)
+			as.len = 7;
+	}
+	if (as.len >= HEX_SZ)
+		return HEX_SZ;
+	/* In each sorted index only the neighbours of oid's position can
+	 * share the longest prefix with it. */
+	prepare_packs();
+	for (p = packs; p; p = p->next) {
+		uint32_t pos;
+		int found;
+		if (pack_open_index(p) < 0)
+			continue;
+		found = pack_idx_lookup(&p->idx, oid->hash, &pos);
+		if (pos > 0) {
+			int n = common_hex(pack_idx_id(&p->idx, pos - 1), oid->hash) + 1;
+			if (n > as.len)
+				as.len = n;
+		}
+		if (found)
+			pos++;
+		if (pos < p->idx.nr) {
+			int n = common_hex(pack_idx_id(&p->idx, pos), oid->hash) + 1;
+			if (n > as.len)
+				as.len = n;
+		}
+	}
+	oid_to_hex_r(hex, oid);
+	for (s = sources; s; s = s->next)
+		loose_for_each_prefix(s->path, hex, 2, abbrev_cb, &as);
+	return as.len > HEX_SZ ? HEX_SZ : as.len;
+}
+
+const char *odb_abbrev(const struct object_id *oid, int min_len)
+{
+	static char bufs[4][HEX_SZ + 1];
+	static int which;
+	char *b = bufs[which++ & 3];
+	int n = odb_unique_abbrev_len(oid, min_len);
+
+	oid_to_hex_r(b, oid);
+	b[n] = 0;
+	return b;
+}
+
+int odb_for_each_object(odb_oid_cb cb, void *data, unsigned flags)
+{
+	struct odb_source *s;
+	struct packed_git *p;
+	int ret = 0;
+
+	prepare_packs();
+	for (s = sources; s && !ret; s = s->next)
+		if (s->local || !(flags & ODB_FOR_EACH_LOCAL_ONLY))
+			ret = loose_for_each(s->path, cb, data);
+	for (p = packs; p && !ret; p = p->next) {
+		uint32_t i;
+		if (!p->local && (flags & ODB_FOR_EACH_LOCAL_ONLY))
+			continue;
+		if (pack_open_index(p) < 0)
+			continue;
+		pack_advise_walk(p);
+		for (i = 0; i < p->idx.nr && !ret; i++) {
+			struct object_id oid;
+			memcpy(oid.hash, pack_idx_id(&p->idx, i), RAW_SZ);
+			ret = cb(&oid, data);
+		}
+	}
+	return ret;
+}
