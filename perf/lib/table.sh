@@ -1,6 +1,11 @@
 # table.sh: print one view of CSV figures as a table.
 #
 #   table_print VIEW FORMAT FILE...    FORMAT: text (stdout) or md
+#   TABLE_METRIC=m table_print ...     only metric m, without a metric
+#                                      column; TABLE_ROW=name heads the
+#                                      first column (default "row")
+#   table_ratios VIEW METRIC FILE...   "row<TAB>git/mini-git<TAB>git/static"
+#                                      lines for plots ("-" if none)
 #
 # One line per (row, metric) in the order first seen; columns mini-git,
 # mini-git-static, git, then any other "who" in the order first seen,
@@ -25,11 +30,12 @@ BEGIN { FS = "," }
 	else if (NF == 3) { v = $1; r = $2; w = "-"; m = "value"; x = $3 }
 	else next
 	if (v != view) next
+	if (only != "" && m != only) next
 	k = r SUBSEP m
 	if (!(k in seen)) { seen[k] = 1; keys[++nk] = k }
 	if (!(w in whoseen)) { whoseen[w] = 1; if (w != "mini-git" && w != "mini-git-static" && w != "git") others[++no] = w }
 	val[k, w] = x
-	if (m != "value") anymetric = 1
+	if (m != "value" && only == "") anymetric = 1
 }
 END {
 	if (!nk) exit 1
@@ -40,8 +46,17 @@ END {
 	for (i = 1; i <= no; i++) cols[++nc] = others[i]
 	r1 = ("mini-git" in whoseen) && ("git" in whoseen)
 	r2 = ("mini-git-static" in whoseen) && ("git" in whoseen)
+	if (fmt == "ratios") {
+		for (i = 1; i <= nk; i++) {
+			split(keys[i], km, SUBSEP)
+			a = rat(val[keys[i], "git"], val[keys[i], "mini-git"], km[2])
+			b = rat(val[keys[i], "git"], val[keys[i], "mini-git-static"], km[2])
+			if (a != "-" || b != "-") printf "\"%s\"\t%s\t%s\n", km[1], a, b
+		}
+		exit 0
+	}
 	nh = 0
-	head[++nh] = "row"
+	head[++nh] = (rowname != "") ? rowname : "row"
 	if (anymetric) head[++nh] = "metric"
 	for (i = 1; i <= nc; i++) head[++nh] = (cols[i] == "-") ? "value" : cols[i]
 	if (r1) head[++nh] = "git/mini-git"
@@ -81,7 +96,21 @@ END {
 table_print() {
 	local view=$1 fmt=$2
 	shift 2
-	cat "$@" 2>/dev/null | awk -v view="$view" -v fmt="$fmt" "$table_awk"
+	cat "$@" 2>/dev/null | awk -v view="$view" -v fmt="$fmt" -v only="${TABLE_METRIC:-}" \
+		-v rowname="${TABLE_ROW:-}" "$table_awk"
+}
+
+table_ratios() {
+	local view=$1 metric=$2
+	shift 2
+	cat "$@" 2>/dev/null | awk -v view="$view" -v fmt=ratios -v only="$metric" "$table_awk"
+}
+
+# table_metrics VIEW FILE...: the metrics of a view, in order of appearance.
+table_metrics() {
+	local view=$1
+	shift
+	cat "$@" 2>/dev/null | awk -F, -v view="$view" '$1 == view && NF == 5 && !($4 in s) { s[$4] = 1; print $4 }'
 }
 
 # table_views FILE...: the views present, in order of appearance.
