@@ -14,13 +14,15 @@ int start_command(struct child_process *cp)
 	int err;
 
 	if (cp->in < 0 && pipe2(pin, O_CLOEXEC) < 0)
-		return error_errno("cannot create pipe");
+		return -1;
 	if (cp->out < 0 && pipe2(pout, O_CLOEXEC) < 0) {
+		err = errno;
 		if (pin[0] >= 0) {
 			close(pin[0]);
 			close(pin[1]);
 		}
-		return error_errno("cannot create pipe");
+		errno = err;
+		return -1;
 	}
 	posix_spawn_file_actions_init(&fa);
 	/* dup2 clears FD_CLOEXEC on the target, so the child keeps 0 and 1. */
@@ -40,7 +42,7 @@ int start_command(struct child_process *cp)
 		if (pout[0] >= 0)
 			close(pout[0]);
 		errno = err;
-		return error_errno("cannot run %s", cp->argv[0]);
+		return -1;
 	}
 	if (pin[1] >= 0)
 		cp->in = pin[1];

@@ -12,7 +12,8 @@ struct child_process {
 	int in, out;
 };
 
-/* 0, or -1 after error() when the program cannot be started. */
+/* 0, or -1 with errno set when the program cannot be started (nothing
+ * is printed: the caller may try another path). */
 int start_command(struct child_process *cp);
 /* Closes our ends and waits: the exit code, or 128 + signal number. */
 int finish_command(struct child_process *cp);

@@ -48,6 +48,21 @@ static int reader_fill(struct pkt_reader *r, char *dst, size_t n)
 	return 0;
 }
 
+int pkt_reader_text_line(struct pkt_reader *r, struct strbuf *sb, size_t max)
+{
+	strbuf_reset(sb);
+	for (;;) {
+		char c;
+		if (reader_fill(r, &c, 1) < 0)
+			return sb->len ? -2 : -1;
+		if (c == '\n')
+			return 0;
+		if (sb->len >= max)
+			return -2;
+		strbuf_addch(sb, c);
+	}
+}
+
 ssize_t pkt_reader_raw(struct pkt_reader *r, void *dst, size_t len)
 {
 	if (r->pos < r->end) {

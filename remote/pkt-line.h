@@ -40,6 +40,10 @@ enum pkt_type pkt_read(struct pkt_reader *r);
 /* Same, but returns PKT_EOF at a clean end, and -2 with r->err set on a
  * truncated or malformed packet. */
 int pkt_read_gently(struct pkt_reader *r);
+/* A text line ending in LF (removed) through the same buffer, for the
+ * remote-helper handshake that precedes the packets. 0, or -1 at EOF.
+ * Lines longer than max are an error (-2). */
+int pkt_reader_text_line(struct pkt_reader *r, struct strbuf *sb, size_t max);
 /* Raw bytes (already buffered first); 0 at EOF. */
 ssize_t pkt_reader_raw(struct pkt_reader *r, void *dst, size_t len);
 

@@ -1,0 +1,130 @@
+/* remote.c: remote configuration and refspecs. */
+#include "remote/remote.h"
+#include "lib/config.h"
+#include "lib/repo.h"
+#include "refs/refs.h"
+
+int looks_like_url(const char *s)
+{
+	return strstr(s, "://") || strchr(s, '/') || !strcmp(s, ".") || !strcmp(s, "..");
+}
+
+int refspec_parse(const char *spec, struct refspec_item *out)
+{
+	const char *colon;
+	char *src, *dst = NULL;
+	int sp, dp = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (*spec == '+') {
+		out->force = 1;
+		spec++;
+	}
+	colon = strrchr(spec, ':');
+	if (colon) {
+		src = xstrndup(spec, colon - spec);
+		dst = xstrdup(colon + 1);
+	} else {
+		src = xstrdup(spec);
+	}
+	sp = strchr(src, '*') != NULL;
+	if (dst)
+		dp = strchr(dst, '*') != NULL;
+	if ((dst && *dst && sp != dp) ||
+	    (sp && strchr(strchr(src, '*') + 1, '*')) ||
+	    (*src && check_refname_format(src, REFNAME_ALLOW_ONELEVEL | (sp ? REFNAME_REFSPEC_PATTERN : 0))) ||
+	    (dst && *dst && check_refname_format(dst, REFNAME_ALLOW_ONELEVEL | (dp ? REFNAME_REFSPEC_PATTERN : 0)))) {
+		free(src);
+		free(dst);
+		return -1;
+	}
+	out->pattern = sp;
+	out->src = src;
+	out->dst = dst;
+	return 0;
+}
+
+void refspec_release(struct refspec_item *it)
+{
+	free(it->src);
+	free(it->dst);
+}
+
+char *refspec_map(const struct refspec_item *it, const char *name)
+{
+	if (!it->pattern) {
+		if (strcmp(it->src, name))
+			return NULL;
+		return xstrdup(it->dst ? it->dst : "");
+	}
+	const char *star = strchr(it->src, '*');
+	size_t pre = star - it->src, post = strlen(star + 1), nl = strlen(name);
+	if (nl < pre + post || strncmp(name, it->src, pre) || strcmp(name + nl - post, star + 1))
+		return NULL;
+	if (!it->dst)
+		return xstrdup("");
+	const char *dstar = strchr(it->dst, '*');
+	return xstrfmt("%.*s%.*s%s", (int)(dstar - it->dst), it->dst,
+		       (int)(nl - pre - post), name + pre, dstar + 1);
+}
+
+static char *current_branch_remote(void)
+{
+	struct strbuf target = STRBUF_INIT;
+	const char *v, *b;
+	char *ret = NULL;
+	if (refs_read_symref("HEAD", &target) && skip_prefix(target.buf, "refs/heads/", &b)) {
+		char *key = xstrfmt("branch.%s.remote", b);
+		if (config_get(key, &v) && v)
+			ret = xstrdup(v);
+		free(key);
+	}
+	strbuf_release(&target);
+	return ret;
+}
+
+void remote_config_get(const char *dest, struct remote_config *rc)
+{
+	memset(rc, 0, sizeof(*rc));
+	if (dest && looks_like_url(dest)) {
+		rc->url = xstrdup(dest);
+		return;
+	}
+	if (setup_git_directory_gently() < 0) {
+		if (dest)
+			rc->url = xstrdup(dest);
+		return;
+	}
+	rc->name = dest ? xstrdup(dest) : current_branch_remote();
+	if (!rc->name)
+		rc->name = xstrdup("origin");
+	char *key = xstrfmt("remote.%s.url", rc->name);
+	const char *v;
+	if (config_get(key, &v) && v)
+		rc->url = xstrdup(v);
+	free(key);
+	if (!rc->url) {
+		if (dest)
+			rc->url = xstrdup(dest);
+		return;
+	}
+	const char **vals;
+	key = xstrfmt("remote.%s.fetch", rc->name);
+	size_t n = config_get_all(key, &vals);
+	free(key);
+	rc->fetch = xcalloc(n ? n : 1, sizeof(*rc->fetch));
+	for (size_t i = 0; i < n; i++) {
+		if (!vals[i] || refspec_parse(vals[i], &rc->fetch[rc->nr_fetch]) < 0)
+			die("invalid refspec '%s'", vals[i] ? vals[i] : "");
+		rc->nr_fetch++;
+	}
+}
+
+void remote_config_release(struct remote_config *rc)
+{
+	for (size_t i = 0; i < rc->nr_fetch; i++)
+		refspec_release(&rc->fetch[i]);
+	free(rc->fetch);
+	free(rc->name);
+	free(rc->url);
+}

@@ -1,0 +1,68 @@
+# lib-httpd.sh: a lighttpd on 127.0.0.1 (a free port) running git's
+# http-backend over bare repositories in $HTTPD_ROOT, made by git.
+#
+#   . ./lib-httpd.sh          (after test-lib.sh)
+#   start_httpd               sets HTTPD_URL; skips the whole file if
+#                             lighttpd or git-http-backend is missing
+#
+# $HTTPD_URL/smart/<repo>  smart HTTP; protocol v2 when the client asks
+# $HTTPD_URL/v0/<repo>     the same repositories, the server forced to v0
+#                          (the Git-Protocol request header is overwritten)
+# $HTTPD_URL/<file>        static files under $HTTPD_ROOT (garbage tests)
+# The server is stopped when the test script exits.
+
+HTTPD_DIR="$TRASH/.httpd"
+HTTPD_ROOT="$HTTPD_DIR/www"
+HTTP_BACKEND=${HTTP_BACKEND:-$(git --exec-path)/git-http-backend}
+
+httpd_skip_all() {
+	say "1..0 # SKIP $1"
+	cd "$TEST_DIRECTORY" && rm -rf "$TRASH"
+	exit 0
+}
+
+stop_httpd() {
+	if [ -n "$HTTPD_PID" ]; then
+		kill "$HTTPD_PID" 2>/dev/null
+		HTTPD_PID=
+	fi
+}
+
+start_httpd() {
+	LIGHTTPD=$(command -v lighttpd || ls /usr/sbin/lighttpd 2>/dev/null) ||
+		httpd_skip_all "lighttpd not installed"
+	[ -x "$HTTP_BACKEND" ] || httpd_skip_all "git-http-backend not found"
+	mkdir -p "$HTTPD_ROOT" || exit 1
+	for try in 1 2 3 4 5; do
+		HTTPD_PORT=$(perl -MIO::Socket::INET -e \
+			'print IO::Socket::INET->new(Listen => 1, LocalAddr => "127.0.0.1:0")->sockport')
+		cat >"$HTTPD_DIR/lighttpd.conf" <<-CONF
+		server.document-root = "$HTTPD_ROOT"
+		server.port = $HTTPD_PORT
+		server.bind = "127.0.0.1"
+		server.pid-file = "$HTTPD_DIR/pid"
+		server.errorlog = "$HTTPD_DIR/error.log"
+		server.modules += ( "mod_cgi", "mod_alias", "mod_setenv" )
+		mimetype.assign = ( "" => "application/octet-stream" )
+		alias.url = ( "/smart/" => "$HTTP_BACKEND/", "/v0/" => "$HTTP_BACKEND/" )
+		\$HTTP["url"] =~ "^/(smart|v0)/" {
+			cgi.assign = ( "" => "" )
+			setenv.add-environment = ( "GIT_PROJECT_ROOT" => "$HTTPD_ROOT",
+						   "GIT_HTTP_EXPORT_ALL" => "" )
+		}
+		\$HTTP["url"] =~ "^/v0/" {
+			setenv.set-request-header = ( "Git-Protocol" => "version=0" )
+		}
+		CONF
+		# lighttpd returns once it has bound the port and daemonized.
+		if "$LIGHTTPD" -f "$HTTPD_DIR/lighttpd.conf" 2>"$HTTPD_DIR/start.err"; then
+			HTTPD_URL="http://127.0.0.1:$HTTPD_PORT"
+			HTTPD_PID=$(cat "$HTTPD_DIR/pid")
+			trap stop_httpd EXIT
+			trap 'stop_httpd; exit 1' INT TERM
+			return 0
+		fi
+	done
+	cat "$HTTPD_DIR/start.err" >&2
+	httpd_skip_all "lighttpd would not start"
+}
