@@ -1,0 +1,518 @@
+/* rev-parse.c: pick out and massage revision names and repository paths,
+ * argument by argument in git's order: options print as they are met,
+ * revisions are resolved, and anything else must be a file. */
+#include "builtin/builtin.h"
+#include "lib/repo.h"
+#include "lib/config.h"
+#include "odb/oid-name.h"
+#include "refs/refs.h"
+#include <ctype.h>
+#include <sys/stat.h>
+
+static const char rev_parse_usage[] =
+	"usage: git rev-parse --parseopt [<options>] -- [<args>...]\n"
+	"   or: git rev-parse --sq-quote [<arg>...]\n"
+	"   or: git rev-parse [<options>] [<arg>...]\n"
+	"\n"
+	"Run \"git rev-parse --parseopt -h\" for more information on the first usage.\n";
+
+enum { DO_REVS = 1, DO_NOREV = 2, DO_FLAGS = 4, DO_NONFLAGS = 8 };
+enum { NORMAL, REVERSED };
+enum { SHOW_SYMBOLIC_NONE, SHOW_SYMBOLIC_ASIS, SHOW_SYMBOLIC_FULL };
+
+static unsigned filter = DO_REVS | DO_NOREV | DO_FLAGS | DO_NONFLAGS;
+static const char *def;
+static int symbolic, abbrev, abbrev_ref, abbrev_ref_strict, show_type = NORMAL;
+static char *orig_cwd;
+
+static void show(const char *s)
+{
+	puts(s);
+}
+
+static void show_with_type(int type, const char *s)
+{
+	if (type != NORMAL)
+		putchar('^');
+	show(s);
+}
+
+static void show_rev(int type, const struct object_id *oid, const char *name)
+{
+	if (!(filter & DO_REVS))
+		return;
+	def = NULL;
+	if ((symbolic || abbrev_ref) && name) {
+		if (symbolic == SHOW_SYMBOLIC_FULL || abbrev_ref) {
+			struct strbuf full = STRBUF_INIT;
+			struct object_id discard;
+			const char *n = name;
+			size_t len = strlen(name);
+			int found;
+			if (len == 1 && name[0] == '@') {
+				n = "HEAD";
+				len = 4;
+			}
+			found = refs_dwim(n, len, &full, &discard);
+			if (found == 1)
+				show_with_type(type, abbrev_ref ? refs_shorten(full.buf, abbrev_ref_strict)
+								 : full.buf);
+			else if (found > 1)
+				error("refname '%s' is ambiguous", name);
+			strbuf_release(&full);
+		} else
+			show_with_type(type, name);
+	} else if (abbrev)
+		show_with_type(type, odb_abbrev(oid, abbrev < 0 ? 0 : abbrev));
+	else
+		show_with_type(type, oid_to_hex(oid));
+}
+
+static int show_default(void)
+{
+	const char *s = def;
+	struct object_id oid;
+	if (s) {
+		def = NULL;
+		if (!get_oid_with_flags(s, 0, &oid)) {
+			show_rev(NORMAL, &oid, s);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int show_file(const char *arg)
+{
+	show_default();
+	if ((filter & (DO_NONFLAGS | DO_NOREV)) == (DO_NONFLAGS | DO_NOREV)) {
+		show(arg);
+		return 1;
+	}
+	return 0;
+}
+
+/* Options of the revision machinery: passed through with --revs-only. */
+static int is_rev_argument(const char *arg)
+{
+	static const char *const rev_args[] = {
+		"--all", "--bisect", "--dense", "--branches=", "--branches", "--header",
+		"--ignore-missing", "--max-age=", "--max-count=", "--min-age=", "--no-merges",
+		"--min-parents=", "--no-min-parents", "--max-parents=", "--no-max-parents",
+		"--objects", "--objects-edge", "--parents", "--pretty", "--remotes=", "--remotes",
+		"--glob=", "--sparse", "--tags=", "--tags", "--topo-order", "--date-order",
+		"--unpacked", NULL
+	};
+	for (const char *const *p = rev_args; *p; p++) {
+		size_t len = strlen(*p);
+		if (!strncmp(arg, *p, len) && ((*p)[len - 1] == '=' || !arg[len]))
+			return 1;
+	}
+	return 0;
+}
+
+static int show_flag(const char *arg)
+{
+	if (!(filter & DO_FLAGS))
+		return 0;
+	if (filter & (is_rev_argument(arg) ? DO_REVS : DO_NOREV)) {
+		show(arg);
+		return 1;
+	}
+	return 0;
+}
+
+static NORETURN void die_no_single_rev(int quiet)
+{
+	if (quiet)
+		exit(1);
+	die("Needed a single revision");
+}
+
+/* Is dir (absolute, lexically clean) equal to or above path? */
+static int path_inside(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (n == 1 && dir[0] == '/')
+		return 1;
+	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
+}
+
+static char *real_path(const char *p)
+{
+	char *r = realpath(p, NULL);
+	if (!r) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_realpath_lexical(&sb, p);
+		r = strbuf_detach(&sb, NULL);
+	}
+	return r;
+}
+
+static int is_inside_work_tree(void)
+{
+	char *wt;
+	int r;
+	if (!the_repo.worktree)
+		return 0;
+	wt = real_path(the_repo.worktree);
+	r = path_inside(orig_cwd, wt);
+	free(wt);
+	return r;
+}
+
+static int is_inside_git_dir(void)
+{
+	char *gd = real_path(the_repo.gitdir);
+	int r = path_inside(orig_cwd, gd);
+	free(gd);
+	return r;
+}
+
+/* Wildcards or long pathspec magic: the user means paths, not revisions. */
+static int looks_like_pathspec(const char *arg)
+{
+	if (strpbrk(arg, "*?[\\"))
+		return 1;
+	return starts_with(arg, ":(");
+}
+
+static int check_filename(const char *arg)
+{
+	const char *prefix = the_repo.prefix;
+	struct stat st;
+	char *name;
+	int r;
+	if (skip_prefix(arg, ":/", &arg)) {
+		if (!*arg)
+			return 1;
+		prefix = NULL;
+	} else if (skip_prefix(arg, ":!", &arg) || skip_prefix(arg, ":^", &arg)) {
+		if (!*arg)
+			return 1;
+	}
+	name = prefix ? xstrfmt("%s%s", prefix, arg) : xstrdup(arg);
+	r = !lstat(name, &st);
+	if (!r && errno != ENOENT && errno != ENOTDIR)
+		die_errno("failed to stat '%s'", arg);
+	free(name);
+	return r;
+}
+
+static void verify_filename(const char *arg, int diagnose_misspelt_rev)
+{
+	struct object_id oid;
+	if (*arg == '-')
+		die("option '%s' must come before non-option arguments", arg);
+	if (looks_like_pathspec(arg) || check_filename(arg))
+		return;
+	if (!diagnose_misspelt_rev)
+		die("%s: no such path in the working tree.\n"
+		    "Use 'git <command> -- <path>...' to specify paths that do not exist locally.", arg);
+	if (!(arg[0] == ':' && !isalnum((unsigned char)arg[1])))
+		get_oid_with_flags(arg, GET_OID_ONLY_TO_DIE | GET_OID_QUIETLY, &oid);
+	die("ambiguous argument '%s': unknown revision or path not in the working tree.\n"
+	    "Use '--' to separate paths from revisions, like this:\n"
+	    "'git <command> [<revision>...] -- [<file>...]'", arg);
+}
+
+static int opt_with_value(const char *arg, const char *opt, const char **value)
+{
+	if (skip_prefix(arg, opt, &arg)) {
+		if (!*arg) {
+			*value = NULL;
+			return 1;
+		}
+		if (*arg == '=') {
+			*value = arg + 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static const char *const local_env[] = {
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS",
+	"GIT_CONFIG_COUNT", "GIT_OBJECT_DIRECTORY", "GIT_DIR", "GIT_WORK_TREE",
+	"GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE", "GIT_INDEX_FILE", "GIT_NO_REPLACE_OBJECTS",
+	"GIT_REPLACE_REF_BASE", "GIT_PREFIX", "GIT_INTERNAL_SUPER_PREFIX", "GIT_SHALLOW_FILE",
+	"GIT_COMMON_DIR",
+};
+
+static int show_reference(const struct ref_entry *ref, void *data UNUSED)
+{
+	show_rev(NORMAL, &ref->oid, NULL);
+	return 0;
+}
+
+static void print_abs_git_dir(const char *gitdir)
+{
+	char *r = real_path(gitdir);
+	puts(r);
+	free(r);
+}
+
+/* With $GIT_DIR, git prints it as given, unless it moved from a
+ * subdirectory to the top of the work tree: then it is made absolute. */
+static void print_git_dir(void)
+{
+	const char *env = getenv("GIT_DIR");
+	if (env && !the_repo.prefix)
+		puts(env);
+	else if (env)
+		print_abs_git_dir(the_repo.gitdir);
+	else
+		puts(the_repo.gitdir);
+}
+
+/* git keeps the common dir of a discovered repository as ".git", relative
+ * to the top, and prints it relative to the current directory; one found
+ * through a gitfile or a linked worktree is absolute and printed as is. */
+static void print_common_dir(void)
+{
+	const char *cd = the_repo.commondir, *rest, *p = the_repo.prefix;
+	if (getenv("GIT_DIR") && !strcmp(cd, the_repo.gitdir)) {
+		print_git_dir();
+		return;
+	}
+	if (p && the_repo.worktree && !strcmp(cd, the_repo.gitdir) &&
+	    skip_prefix(cd, the_repo.worktree, &rest) &&
+	    !strcmp(rest, "/.git")) {
+		while ((p = strchr(p, '/'))) {
+			p++;
+			fputs("../", stdout);
+		}
+		puts(".git");
+		return;
+	}
+	puts(cd);
+}
+
+int cmd_rev_parse(int argc, const char **argv)
+{
+	int i, as_is = 0, verify = 0, quiet = 0, revs_count = 0, has_dashdash = 0;
+	int did_setup = 0, seen_end_of_options = 0;
+	unsigned flags = 0;
+	struct object_id oid;
+	const char *name = NULL;
+	struct strbuf cwd = STRBUF_INIT;
+
+	if (argc == 2 && !strcmp(argv[1], "-h")) {
+		fputs(rev_parse_usage, stderr);
+		exit(129);
+	}
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			has_dashdash = 1;
+			break;
+		}
+	if (argc == 1) {
+		setup_git_directory();
+		return 0;
+	}
+
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i], *val;
+		int type;
+
+		if (as_is) {
+			if (show_file(arg) && as_is < 2)
+				verify_filename(arg, 0);
+			continue;
+		}
+		if (!seen_end_of_options && !strcmp(arg, "--local-env-vars")) {
+			for (size_t k = 0; k < ARRAY_SIZE(local_env); k++)
+				puts(local_env[k]);
+			continue;
+		}
+		if (!did_setup) {
+			if (strbuf_getcwd(&cwd) < 0)
+				die_errno("unable to get current working directory");
+			orig_cwd = real_path(cwd.buf);
+			setup_git_directory();
+			abbrev_ref_strict = config_get_bool("core.warnambiguousrefs", 1);
+			did_setup = 1;
+		}
+		if (!strcmp(arg, "--")) {
+			as_is = 2;
+			if (filter & (DO_FLAGS | DO_REVS))
+				show_file(arg);
+			continue;
+		}
+		if (!seen_end_of_options && *arg == '-') {
+			if (!strcmp(arg, "--default")) {
+				def = argv[++i];
+				if (!def)
+					die("--default requires an argument");
+				continue;
+			}
+			if (!strcmp(arg, "--end-of-options")) {
+				seen_end_of_options = 1;
+				if (filter & (DO_FLAGS | DO_REVS))
+					show_file(arg);
+				continue;
+			}
+			if (!strcmp(arg, "--revs-only")) {
+				filter &= ~DO_NOREV;
+				continue;
+			}
+			if (!strcmp(arg, "--no-revs")) {
+				filter &= ~DO_REVS;
+				continue;
+			}
+			if (!strcmp(arg, "--flags")) {
+				filter &= ~DO_NONFLAGS;
+				continue;
+			}
+			if (!strcmp(arg, "--no-flags")) {
+				filter &= ~DO_FLAGS;
+				continue;
+			}
+			if (!strcmp(arg, "--verify")) {
+				filter &= ~(DO_FLAGS | DO_NOREV);
+				verify = 1;
+				continue;
+			}
+			if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
+				quiet = 1;
+				flags |= GET_OID_QUIETLY;
+				continue;
+			}
+			if (opt_with_value(arg, "--short", &val)) {
+				filter &= ~(DO_FLAGS | DO_NOREV);
+				verify = 1;
+				abbrev = -1;   /* git's default: core.abbrev or auto */
+				if (!val)
+					continue;
+				abbrev = strtoul(val, NULL, 10);
+				if (abbrev < 4)
+					abbrev = 4;
+				else if (abbrev > HEX_SZ)
+					abbrev = HEX_SZ;
+				continue;
+			}
+			if (!strcmp(arg, "--symbolic")) {
+				symbolic = SHOW_SYMBOLIC_ASIS;
+				continue;
+			}
+			if (!strcmp(arg, "--symbolic-full-name")) {
+				symbolic = SHOW_SYMBOLIC_FULL;
+				continue;
+			}
+			if (opt_with_value(arg, "--abbrev-ref", &val)) {
+				abbrev_ref = 1;
+				if (val) {
+					if (!strcmp(val, "strict"))
+						abbrev_ref_strict = 1;
+					else if (!strcmp(val, "loose"))
+						abbrev_ref_strict = 0;
+					else
+						die("unknown mode for --abbrev-ref: %s", val);
+				}
+				continue;
+			}
+			if (!strcmp(arg, "--all")) {
+				refs_for_each("refs/", 0, show_reference, NULL);
+				continue;
+			}
+			if (!strcmp(arg, "--branches")) {
+				refs_for_each("refs/heads/", 0, show_reference, NULL);
+				continue;
+			}
+			if (!strcmp(arg, "--tags")) {
+				refs_for_each("refs/tags/", 0, show_reference, NULL);
+				continue;
+			}
+			if (!strcmp(arg, "--remotes")) {
+				refs_for_each("refs/remotes/", 0, show_reference, NULL);
+				continue;
+			}
+			if (!strcmp(arg, "--show-toplevel")) {
+				if (!the_repo.worktree)
+					die("this operation must be run in a work tree");
+				puts(the_repo.worktree);
+				continue;
+			}
+			if (!strcmp(arg, "--show-prefix")) {
+				puts(the_repo.prefix ? the_repo.prefix : "");
+				continue;
+			}
+			if (!strcmp(arg, "--show-cdup")) {
+				const char *p = the_repo.prefix;
+				if (!is_inside_work_tree()) {
+					if (the_repo.worktree)
+						puts(the_repo.worktree);
+					continue;
+				}
+				while (p && (p = strchr(p, '/'))) {
+					p++;
+					fputs("../", stdout);
+				}
+				putchar('\n');
+				continue;
+			}
+			if (!strcmp(arg, "--git-dir")) {
+				print_git_dir();
+				continue;
+			}
+			if (!strcmp(arg, "--absolute-git-dir")) {
+				print_abs_git_dir(the_repo.gitdir);
+				continue;
+			}
+			if (!strcmp(arg, "--git-common-dir")) {
+				print_common_dir();
+				continue;
+			}
+			if (!strcmp(arg, "--is-inside-git-dir")) {
+				puts(is_inside_git_dir() ? "true" : "false");
+				continue;
+			}
+			if (!strcmp(arg, "--is-inside-work-tree")) {
+				puts(is_inside_work_tree() ? "true" : "false");
+				continue;
+			}
+			if (!strcmp(arg, "--is-bare-repository")) {
+				puts(!the_repo.worktree && config_get_bool("core.bare", 1) ? "true" : "false");
+				continue;
+			}
+			if (show_flag(arg) && verify)
+				die_no_single_rev(quiet);
+			continue;
+		}
+
+		/* Not a flag: a revision, or else a file. */
+		name = arg;
+		type = NORMAL;
+		if (*arg == '^') {
+			name++;
+			type = REVERSED;
+		}
+		if (!get_oid_with_flags(name, flags, &oid)) {
+			if (verify)
+				revs_count++;
+			else
+				show_rev(type, &oid, name);
+			show_type = type;
+			continue;
+		}
+		if (verify)
+			die_no_single_rev(quiet);
+		if (has_dashdash)
+			die("bad revision '%s'", arg);
+		as_is = 1;
+		if (!show_file(arg))
+			continue;
+		verify_filename(arg, 1);
+	}
+	strbuf_release(&cwd);
+	if (verify) {
+		if (revs_count == 1) {
+			show_rev(show_type, &oid, name);
+			return 0;
+		} else if (revs_count == 0 && show_default())
+			return 0;
+		die_no_single_rev(quiet);
+	} else
+		show_default();
+	return 0;
+}

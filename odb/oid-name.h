@@ -1,0 +1,32 @@
+/* oid-name.h: from a revision name to an object id, with git's syntax:
+ * 40 hex digits, abbreviated ids (4+ digits), ref names by git's dwim rules,
+ * "@" for HEAD, describe output (x-g<hex>), <rev>^N, <rev>~N, <rev>^{type},
+ * <rev>^{}, <rev>^{/regex}, <rev>:<path> and chains of them. */
+#ifndef ODB_OID_NAME_H
+#define ODB_OID_NAME_H
+
+#include "odb/object.h"
+
+enum {
+	GET_OID_QUIETLY = 1,     /* no ambiguity error, hints or warnings */
+	GET_OID_COMMITTISH = 2,  /* an ambiguous short id prefers commit-ish objects */
+	GET_OID_TREEISH = 4,     /* ... tree-ish ones */
+	/* Resolution failed before: say why, with git's fatal message, for
+	 * <rev>:<path> forms (what git prints after "unknown revision"). */
+	GET_OID_ONLY_TO_DIE = 8,
+};
+
+/* 0 and *oid, or -1 without a word. */
+int get_oid(const char *name, struct object_id *oid);
+/* 0 and *oid, or -1 after git's messages (unless GET_OID_QUIETLY). Some
+ * messages git prints however quiet: "X: expected blob type, but the
+ * object dereferences to tree type", "object X is a tree, not a commit". */
+int get_oid_with_flags(const char *name, unsigned flags, struct object_id *oid);
+
+/* Follow tags and commits (to their tree) until an object of type want
+ * (OBJ_NONE: the first non-tag). name, if not NULL, is used in git's error
+ * "<name>: expected <want> type, but the object dereferences to <t> type". */
+int peel_to_type(const struct object_id *oid, enum object_type want, const char *name,
+		 struct object_id *out);
+
+#endif
