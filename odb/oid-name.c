@@ -377,7 +377,13 @@ static int get_oid_basic(const char *str, size_t len, unsigned flags, struct obj
 		str = "HEAD";
 		len = 4;
 	}
-	found = refs_dwim(str, len, &full, oid);
+	{
+		/* git's ref lookup quietly ignores names refs could not have */
+		char *n = xstrndup(str, len);
+		found = check_refname_format(n, REFNAME_ALLOW_ONELEVEL) ? 0 :
+			refs_dwim(str, len, &full, oid);
+		free(n);
+	}
 	strbuf_release(&full);
 	if (found <= 0)
 		return -1;
