@@ -1,0 +1,360 @@
+/* index-pack.c: a pack's .idx from one walk of the pack (odb/pack-walk). */
+#include "remote/index-pack.h"
+#include "lib/strbuf.h"
+#include "odb/odb.h"
+#include "odb/pack-walk.h"
+#include "sha1/sha1.h"
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+/* Failures are fatal for every caller: say so as git does, and let the
+ * caller remove what it created before it exits 128. */
+FORMAT_PRINTF(1, 2)
+static int fail(const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	fputs("fatal: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+static int fail_errno(const char *what)
+{
+	return fail("%s: %s", what, strerror(errno));
+}
+
+struct ip_state {
+	struct idx_entry *e;
+	uint32_t alloc;
+	int check_collisions;
+	pthread_mutex_t lock;
+	struct pack_walk_error first_err;
+	int nr_errors;
+	uint32_t nr_missing_base;
+	int collision;
+	struct object_id collided;
+};
+
+static void on_object(const struct pack_walk_object *obj, void *data)
+{
+	struct ip_state *st = data;
+	if (obj->nr >= st->alloc)
+		return;  /* cannot happen: nr < the header's count */
+	oidcpy(&st->e[obj->nr].oid, &obj->oid);
+	st->e[obj->nr].offset = obj->offset;
+	st->e[obj->nr].crc = obj->crc;
+	if (st->check_collisions) {
+		/* The object store is not known to be thread-safe. */
+		pthread_mutex_lock(&st->lock);
+		if (odb_has_object(&obj->oid)) {
+			enum object_type type;
+			size_t size;
+			void *have = odb_read_object_gently(&obj->oid, &type, &size);
+			if (!have || type != obj->type || size != obj->size ||
+			    memcmp(have, obj->data, size)) {
+				if (!st->collision)
+					oidcpy(&st->collided, &obj->oid);
+				st->collision = 1;
+			}
+			free(have);
+		}
+		pthread_mutex_unlock(&st->lock);
+	}
+}
+
+static void on_error(const struct pack_walk_error *err, void *data)
+{
+	struct ip_state *st = data;
+	if (err->kind == PACK_WALK_MISSING_BASE)
+		st->nr_missing_base++;
+	if (!st->nr_errors++)
+		st->first_err = *err;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct idx_entry *x = a, *y = b;
+	int c = oidcmp(&x->oid, &y->oid);
+	if (c)
+		return c;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static void put_be32(unsigned char *p, uint32_t v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+struct hashed_out {
+	int fd;
+	struct sha1_ctx ctx;
+	struct strbuf buf;
+	int failed;
+};
+
+static void hout_add(struct hashed_out *h, const void *p, size_t n)
+{
+	strbuf_add(&h->buf, p, n);
+	if (h->buf.len >= 1 << 16) {
+		sha1_update(&h->ctx, h->buf.buf, h->buf.len);
+		if (write_in_full(h->fd, h->buf.buf, h->buf.len) < 0)
+			h->failed = 1;
+		strbuf_reset(&h->buf);
+	}
+}
+
+int index_write_v2(int fd, struct idx_entry *e, uint32_t nr, const unsigned char pack_hash[RAW_SZ])
+{
+	struct hashed_out h = { .fd = fd, .buf = STRBUF_INIT };
+	unsigned char b[8], sum[RAW_SZ];
+	uint32_t i, nr_large = 0, fan = 0;
+
+	QSORT(e, nr, cmp_entry);
+	sha1_init(&h.ctx);
+	hout_add(&h, "\377tOc\0\0\0\2", 8);
+	for (int c = 0; c < 256; c++) {
+		while (fan < nr && e[fan].oid.hash[0] == c)
+			fan++;
+		put_be32(b, fan);
+		hout_add(&h, b, 4);
+	}
+	for (i = 0; i < nr; i++)
+		hout_add(&h, e[i].oid.hash, RAW_SZ);
+	for (i = 0; i < nr; i++) {
+		put_be32(b, e[i].crc);
+		hout_add(&h, b, 4);
+	}
+	for (i = 0; i < nr; i++) {
+		if (e[i].offset > 0x7fffffff)
+			put_be32(b, 0x80000000u | nr_large++);
+		else
+			put_be32(b, (uint32_t)e[i].offset);
+		hout_add(&h, b, 4);
+	}
+	for (i = 0; i < nr; i++) {
+		if (e[i].offset <= 0x7fffffff)
+			continue;
+		put_be32(b, (uint32_t)(e[i].offset >> 32));
+		put_be32(b + 4, (uint32_t)e[i].offset);
+		hout_add(&h, b, 8);
+	}
+	hout_add(&h, pack_hash, RAW_SZ);
+	sha1_update(&h.ctx, h.buf.buf, h.buf.len);
+	sha1_final(sum, &h.ctx);
+	strbuf_add(&h.buf, sum, RAW_SZ);
+	if (write_in_full(fd, h.buf.buf, h.buf.len) < 0)
+		h.failed = 1;
+	strbuf_release(&h.buf);
+	return h.failed ? -1 : 0;
+}
+
+static int report_walk_fail(struct ip_state *st, const unsigned char *pack, size_t len)
+{
+	const struct pack_walk_error *err = &st->first_err;
+	switch (err->kind) {
+	case PACK_WALK_BAD_PACK:
+		if (len < 12)
+			return fail("early EOF");
+		if (memcmp(pack, "PACK", 4))
+			return fail("pack signature mismatch");
+		if (len >= 8 && get_be32(pack + 4) != 2 && get_be32(pack + 4) != 3)
+			return fail("pack version %u unsupported", get_be32(pack + 4));
+		return fail("early EOF");
+	case PACK_WALK_TRUNCATED:
+		return fail("early EOF");
+	case PACK_WALK_BAD_DATA:
+		/* zlib ran into the trailer: the pack was cut short */
+		if (err->detail && (strstr(err->detail, "buffer") || strstr(err->detail, "truncated")))
+			return fail("early EOF");
+		/* git's two lines for a zlib data error */
+		if (err->detail)
+			error("inflate: data stream error (%s)", err->detail);
+		return fail("pack has bad object at offset %llu: inflate returned -3",
+			    (unsigned long long)err->offset);
+	case PACK_WALK_MISSING_BASE:
+		if (st->nr_missing_base == 1)
+			return fail("pack has 1 unresolved delta");
+		return fail("pack has %u unresolved deltas", st->nr_missing_base);
+	case PACK_WALK_BAD_DELTA:
+	case PACK_WALK_BAD_BASE:
+	case PACK_WALK_DELTA_CYCLE:
+		return fail("failed to apply delta");
+	default:
+		return fail("pack has bad object at offset %llu", (unsigned long long)err->offset);
+	}
+}
+
+int index_pack_file(const char *pack_path, const char *idx_path,
+		    const struct index_pack_opts *opts, unsigned char pack_hash[RAW_SZ])
+{
+	struct pack_walk_opts wo = { 0 };
+	struct pack_walk_result res;
+	struct ip_state st;
+	struct stat sb;
+	unsigned char *pack;
+	size_t len;
+	int fd, ret = -1, walk;
+	char *tmp;
+
+	fd = open(pack_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail("cannot open packfile '%s': %s", pack_path, strerror(errno));
+	if (fstat(fd, &sb) < 0) {
+		close(fd);
+		return fail_errno("cannot fstat packfile");
+	}
+	len = (size_t)sb.st_size;
+	if (len < 32) {
+		close(fd);
+		return fail("early EOF");
+	}
+	pack = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (pack == MAP_FAILED)
+		return fail_errno("mmap failed");
+	madvise(pack, len, MADV_SEQUENTIAL);
+
+	memset(&st, 0, sizeof(st));
+	pthread_mutex_init(&st.lock, NULL);
+	if (memcmp(pack, "PACK", 4)) {
+		fail("pack signature mismatch");
+		goto out;
+	}
+	/* Each entry takes at least 2 bytes (a header byte and a minimal
+	 * zlib stream is larger): a count beyond that is a lie. */
+	st.alloc = get_be32(pack + 8);
+	if (st.alloc > (len - 32) / 2 + 1) {
+		fail("early EOF");
+		goto out;
+	}
+	st.e = xcalloc(st.alloc ? st.alloc : 1, sizeof(*st.e));
+	st.check_collisions = opts->check_collisions;
+	wo.threads = opts->threads;
+	wo.verify_checksum = 1;
+	wo.object = on_object;
+	wo.error = on_error;
+	wo.data = &st;
+	walk = pack_walk(pack, len, &wo, &res);
+	if (walk < 0 || st.nr_errors) {
+		if (!st.nr_errors)
+			fail("early EOF");
+		else
+			report_walk_fail(&st, pack, len);
+		goto out;
+	}
+	if (res.entries_end < len - RAW_SZ) {
+		fail("pack has junk at the end");
+		goto out;
+	}
+	if (!res.checksum_ok) {
+		fail("pack is corrupted (SHA1 mismatch)");
+		goto out;
+	}
+	if (st.collision) {
+		fail("SHA1 COLLISION FOUND WITH %s !", oid_to_hex(&st.collided));
+		goto out;
+	}
+	if (res.nr_resolved != st.alloc) {
+		fail("early EOF");
+		goto out;
+	}
+	memcpy(pack_hash, pack + len - RAW_SZ, RAW_SZ);
+	if (opts->verbose)
+		fprintf(stderr, "Indexing objects: 100%% (%u/%u), done.\n", st.alloc, st.alloc);
+
+	tmp = xstrfmt("%s.tmpXXXXXX", idx_path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		fail("unable to create '%s': %s", tmp, strerror(errno));
+		free(tmp);
+		goto out;
+	}
+	fchmod(fd, 0444);
+	if (index_write_v2(fd, st.e, st.alloc, pack_hash) < 0 || fsync(fd) < 0) {
+		fail("unable to write '%s': %s", tmp, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		goto out;
+	}
+	close(fd);
+	if (rename(tmp, idx_path) < 0) {
+		fail("unable to rename '%s' to '%s': %s", tmp, idx_path, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		goto out;
+	}
+	free(tmp);
+	ret = 0;
+out:
+	munmap(pack, len);
+	free(st.e);
+	pthread_mutex_destroy(&st.lock);
+	return ret;
+}
+
+int index_pack_store(const char *dir, const char *tmp_pack,
+		     const struct index_pack_opts *opts, const char *keep_msg,
+		     unsigned char pack_hash[RAW_SZ])
+{
+	char *tmp_idx = xstrfmt("%s/tmp_idx_%ld", dir, (long)getpid());
+	char hex[HEX_SZ + 1];
+	struct object_id id;
+	char *pack = NULL, *idx = NULL, *keep = NULL;
+	int ret = -1;
+
+	if (index_pack_file(tmp_pack, tmp_idx, opts, pack_hash) < 0) {
+		unlink(tmp_pack);
+		free(tmp_idx);
+		return -1;
+	}
+	memcpy(id.hash, pack_hash, RAW_SZ);
+	oid_to_hex_r(hex, &id);
+	pack = xstrfmt("%s/pack-%s.pack", dir, hex);
+	idx = xstrfmt("%s/pack-%s.idx", dir, hex);
+	if (keep_msg) {
+		keep = xstrfmt("%s/pack-%s.keep", dir, hex);
+		int fd = open(keep, O_WRONLY | O_CREAT | O_EXCL, 0600);
+		if (fd < 0 && errno != EEXIST) {
+			fail("cannot write keep file '%s': %s", keep, strerror(errno));
+			goto out;
+		}
+		if (fd >= 0) {
+			int bad = *keep_msg && (write_in_full(fd, keep_msg, strlen(keep_msg)) < 0 ||
+						 write_in_full(fd, "\n", 1) < 0);
+			if (close(fd) < 0 || bad) {
+				fail("cannot write keep file '%s'", keep);
+				goto out;
+			}
+		}
+	}
+	chmod(tmp_pack, 0444);
+	if (rename(tmp_pack, pack) < 0) {
+		fail("unable to rename temporary pack file: %s", strerror(errno));
+		goto out;
+	}
+	if (rename(tmp_idx, idx) < 0) {
+		fail("unable to rename temporary index file: %s", strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	if (ret) {
+		unlink(tmp_pack);
+		unlink(tmp_idx);
+	}
+	free(tmp_idx);
+	free(pack);
+	free(idx);
+	free(keep);
+	return ret;
+}
