@@ -15,8 +15,9 @@ measure_median() {
 	tr ' ' '\n' | sed -n "s/^$1=//p" | median
 }
 
-# hot_wall_ms N DIR CMD...: median wall time in ms of N hot runs (after
-# three warm-up runs). hyperfine when installed (no shell in between,
+# hot_wall_ms N DIR CMD...: "MEDIAN MIN" wall times in ms of N hot runs
+# (after three warm-up runs). On a busy machine the minimum is the
+# steadier figure of the two. hyperfine when installed (no shell in between,
 # -N), else our measure tool in a loop.
 hot_wall_ms() {
 	local n=$1 dir=$2
@@ -28,15 +29,20 @@ hot_wall_ms() {
 		cmdline=$(printf '%q ' "$@")
 		if (cd "$dir" && hyperfine -N -i --style none --warmup 3 --runs "$n" \
 			--export-json "$json" -- "$cmdline" >/dev/null 2>&1); then
-			# hyperfine's median is in seconds
-			sed -n 's/^ *"median": *\([0-9.eE+-]*\),*$/\1/p' "$json" | head -n 1 |
-				awk '{ printf "%.3f\n", $1 * 1000 }'
+			# hyperfine's figures are in seconds
+			awk -F'[:,]' '
+				$1 ~ /"median"/ && med == "" { med = $2 + 0 }
+				$1 ~ /"min"/ && min == "" { min = $2 + 0 }
+				END { if (med == "") print "n/a n/a"; else printf "%.3f %.3f\n", med * 1000, min * 1000 }
+			' "$json"
 			rm -f "$json"
 			return
 		fi
 		rm -f "$json"
 	fi
 	"$MEASURE" -n 3 -C "$dir" -- "$@" >/dev/null
-	"$MEASURE" -n "$n" -C "$dir" -- "$@" | measure_median wall_us |
-		awk '$1 == "n/a" { print; next } { printf "%.3f\n", $1 / 1000 }'
+	local lines
+	lines=$("$MEASURE" -n "$n" -C "$dir" -- "$@")
+	echo "$(measure_median wall_us <<<"$lines") $(tr ' ' '\n' <<<"$lines" | sed -n 's/^wall_us=//p' | sort -n | head -n 1)" |
+		awk '$1 == "n/a" { print "n/a n/a"; next } { printf "%.3f %.3f\n", $1 / 1000, $2 / 1000 }'
 }
