@@ -5,6 +5,7 @@
 #include "lib/repo.h"
 #include "odb/odb.h"
 #include "odb/object.h"
+#include "odb/oid-name.h"
 
 static const char *const cat_file_usage[] = {
 	"git cat-file <type> <object>",
@@ -46,19 +47,21 @@ static int batch_cb(const struct option *opt, const char *arg, int unset UNUSED)
 	return 0;
 }
 
-/*
- * <object> names. Full ids and 4+ hex digit abbreviations for now; the
- * revision syntax (HEAD, refs, ^{}, :path) plugs in here.
- */
+/* <object> names, with git's revision syntax. 0, or -1 after git's
+ * messages (ambiguous short ids and the like). */
 static int resolve_name(const char *name, struct object_id *oid)
 {
-	size_t len = strlen(name);
+	return get_oid_with_flags(name, 0, oid);
+}
 
-	if (len == HEX_SZ && !get_oid_hex(name, oid))
-		return 0;
-	if (len >= 4 && len < HEX_SZ && strspn(name, "0123456789abcdefABCDEF") == len)
-		return odb_find_prefix(name, len, oid) == 1 ? 0 : -1;
-	return -1;
+/* For --batch: was a failed name an ambiguous short id? */
+static int is_ambiguous(const char *name)
+{
+	size_t len = strlen(name);
+	struct object_id oid;
+
+	return len >= 4 && len < HEX_SZ && strspn(name, "0123456789abcdefABCDEF") == len &&
+	       odb_find_prefix(name, len, &oid) < 0;
 }
 
 static void pretty_tree(const char *buf, size_t size)
@@ -330,7 +333,8 @@ static int batch_objects(int all, int buffer)
 			}
 		}
 		if (resolve_name(line.buf, &oid) < 0) {
-			strbuf_addf(&b.out, "%s missing\n", line.buf);
+			strbuf_addf(&b.out, "%s %s\n", line.buf,
+				    is_ambiguous(line.buf) ? "ambiguous" : "missing");
 			batch_flush(&b);
 			continue;
 		}

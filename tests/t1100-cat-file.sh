@@ -89,6 +89,35 @@ test_expect_success 'modes: -t -s -p -e and <type> <object>, full and abbreviate
 	done
 '
 
+test_expect_success 'revision names: refs, peeling, paths' '
+	cd loose &&
+	for n in HEAD v40 v40-again HEAD~3 "v40^{tree}" "v40-again^{}" HEAD:file.txt \
+		"HEAD^{tree}:dir/sub" HEAD:gitlink master; do
+		compare_git cat-file -t "$n" &&
+		compare_git cat-file -s "$n" &&
+		compare_git cat-file -p "$n" || return 1
+	done &&
+	compare_git cat-file commit v40-again &&
+	compare_git cat-file tree v40 &&
+	compare_git cat-file tag v40-again &&
+	compare_git cat-file blob HEAD &&
+	printf "%s\n" HEAD v40 "v40^{tree}" HEAD:file.txt HEAD:nope nope >in &&
+	compare_git_stdin in cat-file --batch &&
+	compare_git_stdin in cat-file --batch-check
+'
+
+test_expect_success 'ambiguous short ids' '
+	git init -q amb && cd amb &&
+	awk "BEGIN { for (i = 0; i < 1500; i++) printf \"blob\\ndata %d\\n%d\\n\", length(i \"\"), i }" |
+		git fast-import --quiet &&
+	p=$(git cat-file --batch-all-objects --batch-check="%(objectname)" | cut -c1-4 | uniq -d | head -n 1) &&
+	test -n "$p" &&
+	compare_git cat-file -t $p &&
+	compare_git cat-file -e $p &&
+	printf "%s\n" $p >in &&
+	compare_git_stdin in cat-file --batch-check
+'
+
 test_expect_success 'missing objects and bad names' '
 	cd loose &&
 	z=0123456789012345678901234567890123456789 &&
