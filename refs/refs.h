@@ -13,6 +13,7 @@ enum {
 	REF_ISPACKED = 2,   /* the value came from packed-refs */
 	REF_ISBROKEN = 4,   /* garbage in the file, or a dangling symref */
 	REF_KNOWS_PEELED = 8, /* packed-refs told us the peeled value */
+	REF_BAD_NAME = 16,  /* a loose file whose name check-ref-format rejects */
 };
 
 struct ref_entry {
@@ -27,9 +28,10 @@ struct ref_entry {
 typedef int (*ref_cb)(const struct ref_entry *ref, void *data);
 
 /* Every ref whose name starts with prefix ("refs/heads/", "refs/", ...),
- * loose overriding packed, sorted by name. Broken refs are skipped with
- * git's warning ("warning: ignoring broken ref refs/heads/x") unless
- * REFS_INCLUDE_BROKEN. */
+ * loose overriding packed, sorted by name. A ref file with garbage (or a
+ * bad name) is skipped unless REFS_INCLUDE_BROKEN, which passes it with
+ * REF_ISBROKEN and a null oid (callers print git's warning); a dangling
+ * symref is always left out, as git does. */
 enum { REFS_INCLUDE_BROKEN = 1 };
 int refs_for_each(const char *prefix, unsigned flags, ref_cb cb, void *data);
 
@@ -40,6 +42,9 @@ int refs_for_each(const char *prefix, unsigned flags, ref_cb cb, void *data);
  * ref does not exist and is not an unborn symref target.
  */
 const char *refs_resolve(const char *name, struct object_id *oid, unsigned *flags);
+/* Like refs_resolve, but an unborn target is "not found" too (git's
+ * RESOLVE_REF_READING); *flags still tells a dangling symref or garbage. */
+const char *refs_resolve_reading(const char *name, struct object_id *oid, unsigned *flags);
 /* Just the value: 0 and *oid, or -1. */
 int refs_read(const char *name, struct object_id *oid);
 /* Target of a symbolic ref without following further (NULL if not one). */

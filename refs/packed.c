@@ -1,0 +1,321 @@
+/* packed.c: reading packed-refs. A file of records "<hex> <name>\n",
+ * each optionally followed by "^<hex>\n" (the peeled value of a tag), after
+ * an optional "# pack-refs with: <traits>" header. A file with the "sorted"
+ * trait is searched in place (mmap'ed when large), so a prefix query reads
+ * only the pages of its slice; an unsorted file gets an index sorted in
+ * memory. Malformed content dies with git's messages. */
+#include "refs/refs-internal.h"
+#include "lib/repo.h"
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+/* git reads small files instead of mapping them; the cost is the same. */
+#define SMALL_PACKED_REFS (32 * 1024)
+
+static struct packed_refs *cached;
+static int cached_absent;
+
+static NORETURN void die_unterminated(const char *path, const char *p, size_t len)
+{
+	if (len < 80)
+		die("unterminated line in %s: %.*s", path, (int)len, p);
+	die("unterminated line in %s: %.75s...", path, p);
+}
+
+static NORETURN void die_invalid(const char *path, const char *p, size_t len)
+{
+	const char *eol = memchr(p, '\n', len);
+	if (!eol)
+		die_unterminated(path, p, len);
+	if (eol - p < 80)
+		die("unexpected line in %s: %.*s", path, (int)(eol - p), p);
+	die("unexpected line in %s: %.75s...", path, p);
+}
+
+static const char *end_of(struct packed_refs *pr)
+{
+	return pr->buf + pr->len;
+}
+
+/* Start of the record holding p: back to a line start, and over a "^" line. */
+static const char *record_start(const char *lo, const char *p)
+{
+	while (p > lo && (p[-1] != '\n' || p[0] == '^'))
+		p--;
+	return p;
+}
+
+/* First byte after the record holding p. */
+static const char *record_end(const char *p, const char *end)
+{
+	while (++p < end && (p[-1] != '\n' || p[0] == '^'))
+		;
+	return p;
+}
+
+/* Checks the shape of the record at rec; returns its name and length. */
+static const char *record_name(struct packed_refs *pr, const char *rec, size_t *len)
+{
+	const char *end = end_of(pr), *nl;
+	if ((size_t)(end - rec) < HEX_SZ + 2 || rec[HEX_SZ] != ' ')
+		die_invalid(pr->path, rec, end - rec);
+	nl = memchr(rec + HEX_SZ + 1, '\n', end - rec - HEX_SZ - 1);
+	if (!nl)
+		die_unterminated(pr->path, rec, end - rec);
+	if (nl == rec + HEX_SZ + 1)
+		die_invalid(pr->path, rec, end - rec);
+	*len = nl - (rec + HEX_SZ + 1);
+	return rec + HEX_SZ + 1;
+}
+
+/* Fill e from the record at rec; returns the next record. */
+static const char *parse_record(struct packed_refs *pr, const char *rec,
+				struct strbuf *name, struct ref_entry *e)
+{
+	const char *end = end_of(pr), *n, *p;
+	size_t nlen;
+	n = record_name(pr, rec, &nlen);
+	if (get_oid_hex(rec, &e->oid))
+		die_invalid(pr->path, rec, end - rec);
+	strbuf_reset(name);
+	strbuf_add(name, n, nlen);
+	e->name = name->buf;
+	e->flags = REF_ISPACKED;
+	e->symref_target = NULL;
+	oidclr(&e->peeled);
+	p = n + nlen + 1;
+	if (p < end && *p == '^') {
+		if ((size_t)(end - p) < HEX_SZ + 2 || p[HEX_SZ + 1] != '\n' ||
+		    get_oid_hex(p + 1, &e->peeled))
+			die_invalid(pr->path, p, end - p);
+		e->flags |= REF_KNOWS_PEELED;
+		p += HEX_SZ + 2;
+	} else if (pr->fully_peeled || (pr->peeled && starts_with(name->buf, "refs/tags/"))) {
+		e->flags |= REF_KNOWS_PEELED;
+	}
+	return p;
+}
+
+static int cmp_rec_name(struct packed_refs *pr, const char *rec, const char *key)
+{
+	size_t len;
+	const char *n = record_name(pr, rec, &len);
+	size_t klen = strlen(key);
+	int c = memcmp(n, key, len < klen ? len : klen);
+	if (c)
+		return c;
+	return len < klen ? -1 : len > klen;
+}
+
+static int cmp_recs(const void *a, const void *b, void *data)
+{
+	struct packed_refs *pr = data;
+	size_t la, lb;
+	const char *na = record_name(pr, *(const char **)a, &la);
+	const char *nb = record_name(pr, *(const char **)b, &lb);
+	int c = memcmp(na, nb, la < lb ? la : lb);
+	if (c)
+		return c;
+	return la < lb ? -1 : la > lb;
+}
+
+/* An unsorted file: check every line, index the records, sort the index. */
+static void index_unsorted(struct packed_refs *pr)
+{
+	const char *p = pr->start, *end = end_of(pr);
+	size_t alloc = 0;
+	struct strbuf name = STRBUF_INIT;
+	struct ref_entry e;
+	while (p < end) {
+		ALLOC_GROW(pr->recs, pr->nr + 1, alloc);
+		pr->recs[pr->nr++] = p;
+		p = parse_record(pr, p, &name, &e);
+		if (p < end && *p == '^')
+			die_invalid(pr->path, p, end - p);
+	}
+	strbuf_release(&name);
+	if (pr->nr > 1)
+		qsort_r(pr->recs, pr->nr, sizeof(*pr->recs), cmp_recs, pr);
+}
+
+static void parse_header(struct packed_refs *pr)
+{
+	const char *p = pr->buf, *end = end_of(pr), *nl, *traits;
+	if (pr->len == 0 || *p != '#') {
+		pr->start = p;
+		return;
+	}
+	nl = memchr(p, '\n', pr->len);
+	if (!nl)
+		die_unterminated(pr->path, p, pr->len);
+	if (pr->len < 17 || memcmp(p, "# pack-refs with:", 17))
+		die_invalid(pr->path, p, pr->len);
+	traits = p + 17;
+	while (traits < nl) {
+		const char *w = traits, *sp;
+		sp = memchr(w, ' ', nl - w);
+		if (!sp)
+			sp = nl;
+		if (sp - w == 6 && !memcmp(w, "peeled", 6))
+			pr->peeled = 1;
+		else if (sp - w == 12 && !memcmp(w, "fully-peeled", 12))
+			pr->fully_peeled = 1;
+		else if (sp - w == 6 && !memcmp(w, "sorted", 6))
+			pr->sorted = 1;
+		traits = sp + 1;
+	}
+	pr->start = nl + 1;
+	(void)end;
+}
+
+struct packed_refs *packed_refs_get(void)
+{
+	struct packed_refs *pr;
+	struct stat st;
+	int fd;
+	const char *end, *last;
+
+	if (cached || cached_absent)
+		return cached;
+	pr = xcalloc(1, sizeof(*pr));
+	pr->path = xstrdup(common_path("packed-refs"));
+	fd = open(pr->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno != ENOENT)
+			die_errno("couldn't read %s", pr->path);
+		free(pr->path);
+		free(pr);
+		cached_absent = 1;
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0)
+		die_errno("couldn't stat %s", pr->path);
+	if ((uintmax_t)st.st_size > SIZE_MAX)
+		die("packed-refs file %s is too large", pr->path);
+	pr->len = st.st_size;
+	if (pr->len <= SMALL_PACKED_REFS) {
+		char *b = xmalloc(pr->len + 1);
+		ssize_t n = read_in_full(fd, b, pr->len);
+		if (n < 0)
+			die_errno("couldn't read %s", pr->path);
+		pr->len = n;
+		b[n] = 0;
+		pr->buf = b;
+	} else {
+		void *m = mmap(NULL, pr->len, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m == MAP_FAILED)
+			die_errno("unable to mmap %s", pr->path);
+		pr->buf = m;
+		pr->mmapped = 1;
+	}
+	close(fd);
+
+	/* The last line must be whole, so a search never runs off the end. */
+	end = end_of(pr);
+	if (pr->len) {
+		last = record_start(pr->buf, end - 1);
+		if (end[-1] != '\n')
+			die_unterminated(pr->path, last, end - last);
+		if (*last != '#' && (size_t)(end - last) < HEX_SZ + 2)
+			die_invalid(pr->path, last, end - last);
+	}
+	parse_header(pr);
+	if (!pr->sorted)
+		index_unsorted(pr);
+	cached = pr;
+	return pr;
+}
+
+void packed_refs_forget(void)
+{
+	if (cached) {
+		if (cached->mmapped)
+			munmap((void *)cached->buf, cached->len);
+		else
+			free((void *)cached->buf);
+		free(cached->recs);
+		free(cached->path);
+		free(cached);
+	}
+	cached = NULL;
+	cached_absent = 0;
+}
+
+/* Sorted file: the first record whose name is >= key. */
+static const char *lower_bound(struct packed_refs *pr, const char *key)
+{
+	const char *lo = pr->start, *hi = end_of(pr);
+	while (lo < hi) {
+		const char *mid = lo + (hi - lo) / 2;
+		const char *rec = record_start(lo, mid);
+		if (cmp_rec_name(pr, rec, key) < 0)
+			lo = record_end(mid, hi);
+		else
+			hi = rec;
+	}
+	return lo;
+}
+
+static size_t lower_bound_index(struct packed_refs *pr, const char *key)
+{
+	size_t lo = 0, hi = pr->nr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cmp_rec_name(pr, pr->recs[mid], key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int packed_refs_for_each(struct packed_refs *pr, const char *prefix,
+			 int (*fn)(struct ref_entry *e, void *data), void *data)
+{
+	struct strbuf name = STRBUF_INIT;
+	struct ref_entry e;
+	size_t plen = strlen(prefix);
+	int ret = 0;
+
+	if (pr->sorted && !pr->recs) {
+		const char *p = lower_bound(pr, prefix), *end = end_of(pr);
+		while (p < end) {
+			p = parse_record(pr, p, &name, &e);
+			if (strncmp(name.buf, prefix, plen))
+				break;
+			if ((ret = fn(&e, data)))
+				break;
+		}
+	} else {
+		for (size_t i = lower_bound_index(pr, prefix); i < pr->nr; i++) {
+			parse_record(pr, pr->recs[i], &name, &e);
+			if (strncmp(name.buf, prefix, plen))
+				break;
+			if ((ret = fn(&e, data)))
+				break;
+		}
+	}
+	strbuf_release(&name);
+	return ret;
+}
+
+int packed_refs_find(struct packed_refs *pr, const char *name, struct ref_entry *e)
+{
+	static struct strbuf sb = STRBUF_INIT;
+	const char *rec;
+	if (pr->sorted && !pr->recs) {
+		rec = lower_bound(pr, name);
+		if (rec >= end_of(pr))
+			return -1;
+	} else {
+		size_t i = lower_bound_index(pr, name);
+		if (i >= pr->nr)
+			return -1;
+		rec = pr->recs[i];
+	}
+	if (cmp_rec_name(pr, rec, name))
+		return -1;
+	parse_record(pr, rec, &sb, e);
+	return 0;
+}

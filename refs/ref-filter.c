@@ -1,0 +1,1079 @@
+/* ref-filter.c: the %(atom) format language, sorting and filtering shared
+ * by branch and for-each-ref. Values are computed on demand: a format or
+ * sort key that names only ref atoms never touches the object store. */
+#include "refs/ref-filter.h"
+#include "refs/ref-object.h"
+#include "lib/config.h"
+#include "lib/repo.h"
+#include <ctype.h>
+#include <fnmatch.h>
+#include <time.h>
+
+enum atom_id {
+	A_REFNAME, A_OBJECTNAME, A_OBJECTTYPE, A_OBJECTSIZE, A_UPSTREAM, A_PUSH,
+	A_HEAD, A_SYMREF, A_SUBJECT, A_BODY, A_CONTENTS, A_COMMITTERDATE,
+	A_COMMITTERNAME, A_COMMITTEREMAIL, A_COMMITTER, A_AUTHORDATE, A_AUTHORNAME,
+	A_AUTHOREMAIL, A_AUTHOR, A_TAGGERDATE, A_TAGGERNAME, A_TAGGEREMAIL, A_TAGGER,
+	A_CREATORDATE, A_TREE, A_PARENT, A_TYPE, A_OBJECT, A_TAG,
+	A_WORKTREEPATH, A_COLOR, A_ALIGN, A_IF, A_THEN, A_ELSE, A_END, A_REST,
+};
+
+static const struct { const char *name; enum atom_id id; int needs_obj; } atom_table[] = {
+	{ "refname", A_REFNAME, 0 },
+	{ "objectname", A_OBJECTNAME, 0 },
+	{ "objecttype", A_OBJECTTYPE, 1 },
+	{ "objectsize", A_OBJECTSIZE, 1 },
+	{ "upstream", A_UPSTREAM, 0 },
+	{ "push", A_PUSH, 0 },
+	{ "HEAD", A_HEAD, 0 },
+	{ "symref", A_SYMREF, 0 },
+	{ "subject", A_SUBJECT, 1 },
+	{ "body", A_BODY, 1 },
+	{ "contents", A_CONTENTS, 1 },
+	{ "committerdate", A_COMMITTERDATE, 1 },
+	{ "committername", A_COMMITTERNAME, 1 },
+	{ "committeremail", A_COMMITTEREMAIL, 1 },
+	{ "committer", A_COMMITTER, 1 },
+	{ "authordate", A_AUTHORDATE, 1 },
+	{ "authorname", A_AUTHORNAME, 1 },
+	{ "authoremail", A_AUTHOREMAIL, 1 },
+	{ "author", A_AUTHOR, 1 },
+	{ "taggerdate", A_TAGGERDATE, 1 },
+	{ "taggername", A_TAGGERNAME, 1 },
+	{ "taggeremail", A_TAGGEREMAIL, 1 },
+	{ "tagger", A_TAGGER, 1 },
+	{ "creatordate", A_CREATORDATE, 1 },
+	{ "tree", A_TREE, 1 },
+	{ "parent", A_PARENT, 1 },
+	{ "type", A_TYPE, 1 },
+	{ "object", A_OBJECT, 1 },
+	{ "tag", A_TAG, 1 },
+	{ "worktreepath", A_WORKTREEPATH, 0 },
+	{ "color", A_COLOR, 0 },
+	{ "align", A_ALIGN, 0 },
+	{ "if", A_IF, 0 },
+	{ "then", A_THEN, 0 },
+	{ "else", A_ELSE, 0 },
+	{ "end", A_END, 0 },
+	{ "rest", A_REST, 0 },
+};
+
+enum { T_LIT, T_ATOM };
+
+struct atom {
+	enum atom_id id;
+	int deref;          /* "*name": the peeled object */
+	int needs_obj;
+	/* modifiers */
+	int shorten;        /* :short */
+	int abbrev;         /* :short=N */
+	int lstrip, rstrip, has_lstrip, has_rstrip;
+	int track, trackshort, nobracket, remotename, remoteref;
+	int subject_only, body_only;
+	char *date_fmt;
+	char *arg;          /* color value, if:equals value */
+	int if_cmp;         /* 0 plain, 1 equals, 2 notequals */
+	int align_width, align_pos; /* 0 left, 1 right, 2 middle */
+};
+
+struct token {
+	int type;
+	char *lit;
+	size_t lit_len;
+	struct atom atom;
+};
+
+struct ref_format {
+	struct token *toks;
+	size_t nr, alloc;
+	int use_color;
+	int needs_obj;
+	int quote;
+};
+
+static NORETURN void bad_atom(const char *name, size_t len)
+{
+	die("unknown field name: %.*s", (int)len, name);
+}
+
+static int parse_int_arg(const char *s, int *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static void parse_atom(struct atom *a, const char *s, size_t len, int use_color)
+{
+	const char *colon, *mod = NULL;
+	size_t nlen;
+	char *arg;
+	memset(a, 0, sizeof(*a));
+	if (len && *s == '*') {
+		a->deref = 1;
+		s++;
+		len--;
+	}
+	colon = memchr(s, ':', len);
+	nlen = colon ? (size_t)(colon - s) : len;
+	for (size_t i = 0; i < ARRAY_SIZE(atom_table); i++)
+		if (strlen(atom_table[i].name) == nlen && !memcmp(atom_table[i].name, s, nlen)) {
+			a->id = atom_table[i].id;
+			a->needs_obj = atom_table[i].needs_obj || a->deref;
+			goto found;
+		}
+	bad_atom(s - a->deref, len + a->deref);
+found:
+	arg = colon ? xstrndup(colon + 1, len - nlen - 1) : NULL;
+	mod = arg;
+	switch (a->id) {
+	case A_REFNAME:
+	case A_UPSTREAM:
+	case A_PUSH:
+	case A_SYMREF:
+		if (!mod)
+			break;
+		for (char *opt = strtok(arg, ","); opt; opt = strtok(NULL, ",")) {
+			const char *v;
+			if (!strcmp(opt, "short"))
+				a->shorten = 1;
+			else if (skip_prefix(opt, "lstrip=", &v) || skip_prefix(opt, "strip=", &v)) {
+				if (parse_int_arg(v, &a->lstrip))
+					die("Integer value expected refname:lstrip=%s", v);
+				a->has_lstrip = 1;
+			} else if (skip_prefix(opt, "rstrip=", &v)) {
+				if (parse_int_arg(v, &a->rstrip))
+					die("Integer value expected refname:rstrip=%s", v);
+				a->has_rstrip = 1;
+			} else if (a->id != A_REFNAME && a->id != A_SYMREF && !strcmp(opt, "track"))
+				a->track = 1;
+			else if (a->id != A_REFNAME && a->id != A_SYMREF && !strcmp(opt, "trackshort"))
+				a->trackshort = 1;
+			else if (a->id != A_REFNAME && a->id != A_SYMREF && !strcmp(opt, "nobracket"))
+				a->nobracket = 1;
+			else if (a->id != A_REFNAME && a->id != A_SYMREF && !strcmp(opt, "remotename"))
+				a->remotename = 1;
+			else if (a->id != A_REFNAME && a->id != A_SYMREF && !strcmp(opt, "remoteref"))
+				a->remoteref = 1;
+			else if (a->id == A_REFNAME || a->id == A_SYMREF)
+				die("unrecognized %%(%.*s) argument: %s", (int)nlen, s, opt);
+			else
+				die("unrecognized %%(%.*s) argument: %s", (int)nlen, s, opt);
+		}
+		break;
+	case A_OBJECTNAME:
+		if (!mod)
+			break;
+		if (!strcmp(mod, "short"))
+			a->shorten = 1;
+		else if (skip_prefix(mod, "short=", &mod)) {
+			if (parse_int_arg(mod, &a->abbrev) || a->abbrev < 0)
+				die("positive value expected '%s' in %%(%s)", mod, "objectname");
+			a->shorten = 1;
+			if (a->abbrev < 4)
+				a->abbrev = 4;
+		} else
+			die("unrecognized %%(objectname) argument: %s", mod);
+		break;
+	case A_CONTENTS:
+		if (mod && !strcmp(mod, "subject"))
+			a->subject_only = 1;
+		else if (mod && !strcmp(mod, "body"))
+			a->body_only = 1;
+		else if (mod)
+			die("unrecognized %%(contents) argument: %s", mod);
+		break;
+	case A_COMMITTERDATE: case A_AUTHORDATE: case A_TAGGERDATE: case A_CREATORDATE:
+		if (mod)
+			a->date_fmt = xstrdup(mod);
+		break;
+	case A_COLOR:
+		if (!mod)
+			die("expected format: %%(color:<color>)");
+		a->arg = xstrdup(mod);
+		break;
+	case A_ALIGN: {
+		int have_width = 0;
+		if (!mod)
+			die("expected format: %%(align:<width>,<position>)");
+		for (char *opt = strtok(arg, ","); opt; opt = strtok(NULL, ",")) {
+			const char *v;
+			int w;
+			if (skip_prefix(opt, "width=", &v) ? !parse_int_arg(v, &w) : !parse_int_arg(opt, &w)) {
+				a->align_width = w;
+				have_width = 1;
+			} else if (!strcmp(opt, "left") || !strcmp(opt, "position=left"))
+				a->align_pos = 0;
+			else if (!strcmp(opt, "right") || !strcmp(opt, "position=right"))
+				a->align_pos = 1;
+			else if (!strcmp(opt, "middle") || !strcmp(opt, "position=middle"))
+				a->align_pos = 2;
+			else
+				die("unrecognized %%(align) argument: %s", opt);
+		}
+		if (!have_width)
+			die("positive width expected with the %%(align) atom");
+		break;
+	}
+	case A_IF:
+		if (mod && skip_prefix(mod, "equals=", &mod)) {
+			a->if_cmp = 1;
+			a->arg = xstrdup(mod);
+		} else if (mod && skip_prefix(mod, "notequals=", &mod)) {
+			a->if_cmp = 2;
+			a->arg = xstrdup(mod);
+		} else if (mod)
+			die("unrecognized %%(if) argument: %s", mod);
+		break;
+	default:
+		break;
+	}
+	(void)use_color;
+	free(arg);
+}
+
+static void add_lit(struct ref_format *f, const char *s, size_t n)
+{
+	struct token *t;
+	struct strbuf sb = STRBUF_INIT;
+	/* %xx escapes and %% */
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '%' && i + 1 < n && s[i + 1] == '%') {
+			strbuf_addch(&sb, '%');
+			i++;
+		} else if (s[i] == '%' && i + 2 < n && hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0) {
+			strbuf_addch(&sb, hexval(s[i + 1]) * 16 + hexval(s[i + 2]));
+			i += 2;
+		} else
+			strbuf_addch(&sb, s[i]);
+	}
+	if (!sb.len)
+		return;
+	ALLOC_GROW(f->toks, f->nr + 1, f->alloc);
+	t = &f->toks[f->nr++];
+	memset(t, 0, sizeof(*t));
+	t->type = T_LIT;
+	t->lit_len = sb.len;
+	t->lit = strbuf_detach(&sb, NULL);
+}
+
+static void check_nesting(struct ref_format *f)
+{
+	/* each %(if) needs a %(then), optional %(else), and %(end) */
+	int stack[64], state[64], depth = 0;
+	for (size_t i = 0; i < f->nr; i++) {
+		struct token *t = &f->toks[i];
+		if (t->type != T_ATOM)
+			continue;
+		switch (t->atom.id) {
+		case A_IF:
+		case A_ALIGN:
+			if (depth >= 64)
+				die("format: too deeply nested");
+			stack[depth] = t->atom.id;
+			state[depth++] = 0;
+			break;
+		case A_THEN:
+			if (!depth || stack[depth - 1] != A_IF)
+				die("format: %%(then) atom used without an %%(if) atom");
+			if (state[depth - 1] == 1)
+				die("format: %%(then) atom used more than once");
+			if (state[depth - 1] == 2)
+				die("format: %%(then) atom used after %%(else)");
+			state[depth - 1] = 1;
+			break;
+		case A_ELSE:
+			if (!depth || stack[depth - 1] != A_IF)
+				die("format: %%(else) atom used without an %%(if) atom");
+			if (state[depth - 1] == 0)
+				die("format: %%(else) atom used without a %%(then) atom");
+			if (state[depth - 1] == 2)
+				die("format: %%(else) atom used more than once");
+			state[depth - 1] = 2;
+			break;
+		case A_END:
+			if (!depth)
+				die("format: %%(end) atom used without corresponding atom");
+			if (stack[depth - 1] == A_IF && state[depth - 1] == 0)
+				die("format: %%(if) atom used without a %%(then) atom");
+			depth--;
+			break;
+		default:
+			break;
+		}
+	}
+	if (depth)
+		die("format: %%(end) atom missing");
+}
+
+struct ref_format *ref_format_parse(const char *fmt, int use_color)
+{
+	struct ref_format *f = xcalloc(1, sizeof(*f));
+	const char *p = fmt;
+	f->use_color = use_color;
+	while (*p) {
+		const char *open = strstr(p, "%(");
+		const char *close;
+		struct token *t;
+		if (!open) {
+			add_lit(f, p, strlen(p));
+			break;
+		}
+		/* "%%(" is a literal "%(" */
+		if (open > p && open[-1] == '%') {
+			size_t run = 0;
+			for (const char *q = open - 1; q >= p && *q == '%'; q--)
+				run++;
+			if (run & 1) {
+				add_lit(f, p, open - p);
+				add_lit(f, "(", 1);
+				p = open + 2;
+				continue;
+			}
+		}
+		add_lit(f, p, open - p);
+		close = strchr(open, ')');
+		if (!close)
+			die("malformed format string %s", open);
+		ALLOC_GROW(f->toks, f->nr + 1, f->alloc);
+		t = &f->toks[f->nr++];
+		memset(t, 0, sizeof(*t));
+		t->type = T_ATOM;
+		parse_atom(&t->atom, open + 2, close - open - 2, use_color);
+		if (t->atom.needs_obj)
+			f->needs_obj = 1;
+		if (t->atom.id == A_COLOR && !use_color)
+			f->nr--; /* no colour: the atom prints nothing */
+		p = close + 1;
+	}
+	check_nesting(f);
+	return f;
+}
+
+int ref_format_needs_object(const struct ref_format *f)
+{
+	return f->needs_obj;
+}
+
+void ref_format_set_quote(struct ref_format *f, int style)
+{
+	f->quote = style;
+}
+
+/* --- values --- */
+
+static const char *head_ref;
+static int head_loaded;
+
+const char *ref_filter_head(void)
+{
+	if (!head_loaded) {
+		struct object_id oid;
+		unsigned flags;
+		const char *r = refs_resolve("HEAD", &oid, &flags);
+		head_loaded = 1;
+		if (r && (flags & REF_ISSYMREF))
+			head_ref = xstrdup(r);
+	}
+	return head_ref;
+}
+
+static void strip_refname(struct strbuf *out, const char *name, int lstrip, int rstrip,
+			  int has_l, int has_r)
+{
+	const char *s = name;
+	size_t len;
+	int comps = 1;
+	for (const char *p = name; *p; p++)
+		if (*p == '/')
+			comps++;
+	if (has_l) {
+		int n = lstrip < 0 ? comps + lstrip : lstrip;
+		if (n < 0)
+			n = 0;
+		while (n-- > 0) {
+			const char *sl = strchr(s, '/');
+			if (!sl) {
+				s = s + strlen(s);
+				break;
+			}
+			s = sl + 1;
+		}
+	}
+	len = strlen(s);
+	if (has_r) {
+		int left = 1;
+		for (size_t i = 0; i < len; i++)
+			if (s[i] == '/')
+				left++;
+		int n = rstrip < 0 ? left + rstrip : rstrip;
+		if (n < 0)
+			n = 0;
+		while (n-- > 0) {
+			const char *sl = memrchr(s, '/', len);
+			if (!sl) {
+				len = 0;
+				break;
+			}
+			len = sl - s;
+		}
+	}
+	strbuf_add(out, s, len);
+}
+
+static void format_name(struct strbuf *out, const char *name, const struct atom *a)
+{
+	if (a->shorten)
+		strbuf_addstr(out, refs_shorten(name, config_get_bool("core.warnambiguousrefs", 1)));
+	else if (a->has_lstrip || a->has_rstrip)
+		strip_refname(out, name, a->lstrip, a->rstrip, a->has_lstrip, a->has_rstrip);
+	else
+		strbuf_addstr(out, name);
+}
+
+/* Upstream of a local branch, from branch.<name>.remote/merge and the
+ * remote's fetch refspecs. */
+static int map_refspec(const char *spec, const char *src, struct strbuf *dst)
+{
+	const char *colon, *lstar, *rstar;
+	if (*spec == '+')
+		spec++;
+	colon = strchr(spec, ':');
+	if (!colon || *spec == '^')
+		return 0;
+	lstar = memchr(spec, '*', colon - spec);
+	rstar = strchr(colon + 1, '*');
+	if (!lstar) {
+		if ((size_t)(colon - spec) != strlen(src) || strncmp(spec, src, colon - spec))
+			return 0;
+		strbuf_addstr(dst, colon + 1);
+		return 1;
+	}
+	if (!rstar)
+		return 0;
+	{
+		size_t pre = lstar - spec, post = colon - lstar - 1, slen = strlen(src);
+		if (slen < pre + post || strncmp(src, spec, pre) ||
+		    strncmp(src + slen - post, lstar + 1, post))
+			return 0;
+		strbuf_add(dst, colon + 1, rstar - colon - 1);
+		strbuf_add(dst, src + pre, slen - pre - post);
+		strbuf_addstr(dst, rstar + 1);
+	}
+	return 1;
+}
+
+const char *branch_upstream(const char *branch, const char **remote, const char **merge)
+{
+	static struct strbuf out = STRBUF_INIT;
+	struct strbuf key = STRBUF_INIT;
+	const char *r = NULL, *m = NULL, **fetch;
+	size_t n;
+	int found = 0;
+	strbuf_addf(&key, "branch.%s.remote", branch);
+	config_get(key.buf, &r);
+	strbuf_reset(&key);
+	strbuf_addf(&key, "branch.%s.merge", branch);
+	config_get(key.buf, &m);
+	if (remote)
+		*remote = r;
+	if (merge)
+		*merge = m;
+	strbuf_reset(&out);
+	if (!r || !m) {
+		strbuf_release(&key);
+		return NULL;
+	}
+	if (!strcmp(r, ".")) {
+		strbuf_release(&key);
+		strbuf_addstr(&out, m);
+		return out.buf;
+	}
+	strbuf_reset(&key);
+	strbuf_addf(&key, "remote.%s.fetch", r);
+	n = config_get_all(key.buf, &fetch);
+	for (size_t i = 0; i < n && !found; i++)
+		if (fetch[i])
+			found = map_refspec(fetch[i], m, &out);
+	free(fetch);
+	strbuf_release(&key);
+	return found ? out.buf : NULL;
+}
+
+static void load_upstream(struct ref_item *it)
+{
+	const char *b, *u;
+	if (it->upstream_state)
+		return;
+	it->upstream_state = 1;
+	if (!skip_prefix(it->refname, "refs/heads/", &b))
+		return;
+	u = branch_upstream(b, NULL, NULL);
+	if (u)
+		it->upstream = xstrdup(u);
+}
+
+static void load_track(struct ref_item *it)
+{
+	struct object_id up;
+	size_t ahead = 0, behind = 0;
+	if (it->track_state)
+		return;
+	load_upstream(it);
+	if (!it->upstream || refs_read(it->upstream, &up)) {
+		it->track_state = 2;
+		return;
+	}
+	it->track_state = 1;
+	if (ref_object_ahead_behind(&it->oid, &up, &ahead, &behind) < 0)
+		ahead = behind = 0;
+	it->ahead = ahead;
+	it->behind = behind;
+}
+
+static void format_upstream(struct strbuf *out, struct ref_item *it, const struct atom *a)
+{
+	const char *b;
+	load_upstream(it);
+	if (!it->upstream)
+		return;
+	if (a->remotename || a->remoteref) {
+		const char *r, *m;
+		if (!skip_prefix(it->refname, "refs/heads/", &b))
+			return;
+		branch_upstream(b, &r, &m);
+		strbuf_addstr(out, a->remotename ? r : m);
+		return;
+	}
+	if (a->track || a->trackshort) {
+		load_track(it);
+		if (a->trackshort) {
+			if (it->track_state == 2)
+				return;
+			if (!it->ahead && !it->behind)
+				strbuf_addch(out, '=');
+			else if (!it->behind)
+				strbuf_addch(out, '>');
+			else if (!it->ahead)
+				strbuf_addch(out, '<');
+			else
+				strbuf_addstr(out, "<>");
+			return;
+		}
+		if (it->track_state == 2)
+			strbuf_addstr(out, a->nobracket ? "gone" : "[gone]");
+		else if (it->ahead || it->behind) {
+			if (!a->nobracket)
+				strbuf_addch(out, '[');
+			if (it->ahead && it->behind)
+				strbuf_addf(out, "ahead %d, behind %d", it->ahead, it->behind);
+			else if (it->ahead)
+				strbuf_addf(out, "ahead %d", it->ahead);
+			else
+				strbuf_addf(out, "behind %d", it->behind);
+			if (!a->nobracket)
+				strbuf_addch(out, ']');
+		}
+		return;
+	}
+	format_name(out, it->upstream, a);
+}
+
+static void append_value(struct strbuf *out, struct ref_item *it, const struct atom *a)
+{
+	switch (a->id) {
+	case A_REFNAME:
+		if (it->kind & FILTER_REFS_DETACHED_HEAD)
+			strbuf_addstr(out, it->refname);
+		else
+			format_name(out, it->refname, a);
+		return;
+	case A_OBJECTNAME:
+		if (a->deref) {
+			ref_object_value(out, it, "objectname", a->shorten ? (a->abbrev ? a->abbrev : -1) : 0, 1, NULL);
+			return;
+		}
+		if (a->shorten)
+			ref_object_abbrev(out, &it->oid, a->abbrev);
+		else
+			strbuf_addstr(out, oid_to_hex(&it->oid));
+		return;
+	case A_UPSTREAM:
+		format_upstream(out, it, a);
+		return;
+	case A_PUSH:
+		return;
+	case A_HEAD:
+		if (it->kind & FILTER_REFS_DETACHED_HEAD)
+			strbuf_addch(out, '*');
+		else {
+			const char *h = ref_filter_head();
+			strbuf_addch(out, h && !strcmp(h, it->refname) ? '*' : ' ');
+		}
+		return;
+	case A_SYMREF:
+		if (it->symref)
+			format_name(out, it->symref, a);
+		return;
+	case A_WORKTREEPATH:
+		return;
+	case A_COLOR:
+		ref_object_color(out, a->arg);
+		return;
+	case A_REST:
+		die("%%(rest) does not take arguments");
+	default: {
+		const char *name = NULL;
+		for (size_t i = 0; i < ARRAY_SIZE(atom_table); i++)
+			if (atom_table[i].id == a->id)
+				name = atom_table[i].name;
+		if (a->id == A_CONTENTS && a->subject_only)
+			name = "subject";
+		else if (a->id == A_CONTENTS && a->body_only)
+			name = "body";
+		ref_object_value(out, it, name, 0, a->deref, a->date_fmt);
+		return;
+	}
+	}
+}
+
+static int is_blank(const struct strbuf *sb)
+{
+	for (size_t i = 0; i < sb->len; i++)
+		if (!isspace((unsigned char)sb->buf[i]))
+			return 0;
+	return 1;
+}
+
+/* Quote one atom's value for --shell and friends. */
+static void quote_value(struct strbuf *out, const char *v, size_t n, int style)
+{
+	switch (style) {
+	case QUOTE_SHELL:
+		strbuf_addch(out, '\'');
+		for (size_t i = 0; i < n; i++) {
+			if (v[i] == '\'')
+				strbuf_addstr(out, "'\\''");
+			else
+				strbuf_addch(out, v[i]);
+		}
+		strbuf_addch(out, '\'');
+		break;
+	case QUOTE_PERL:
+		strbuf_addch(out, '\'');
+		for (size_t i = 0; i < n; i++) {
+			if (v[i] == '\'' || v[i] == '\\')
+				strbuf_addch(out, '\\');
+			strbuf_addch(out, v[i]);
+		}
+		strbuf_addch(out, '\'');
+		break;
+	case QUOTE_PYTHON:
+		strbuf_addch(out, '\'');
+		for (size_t i = 0; i < n; i++) {
+			if (v[i] == '\n') {
+				strbuf_addstr(out, "\\n");
+				continue;
+			}
+			if (v[i] == '\'' || v[i] == '\\')
+				strbuf_addch(out, '\\');
+			strbuf_addch(out, v[i]);
+		}
+		strbuf_addch(out, '\'');
+		break;
+	case QUOTE_TCL:
+		strbuf_addch(out, '"');
+		for (size_t i = 0; i < n; i++) {
+			switch (v[i]) {
+			case '[': case ']': case '{': case '}': case '$': case '\\': case '"':
+				strbuf_addch(out, '\\');
+				strbuf_addch(out, v[i]);
+				break;
+			case '\f': strbuf_addstr(out, "\\f"); break;
+			case '\r': strbuf_addstr(out, "\\r"); break;
+			case '\n': strbuf_addstr(out, "\\n"); break;
+			case '\t': strbuf_addstr(out, "\\t"); break;
+			case '\v': strbuf_addstr(out, "\\v"); break;
+			default: strbuf_addch(out, v[i]);
+			}
+		}
+		strbuf_addch(out, '"');
+		break;
+	default:
+		strbuf_add(out, v, n);
+	}
+}
+
+/* Index of the token closing the block opened at i (its %(end)); for an
+ * %(if), *then_at and *else_at are set too. */
+static size_t block_end(struct ref_format *f, size_t i, size_t *then_at, size_t *else_at)
+{
+	int depth = 0;
+	*then_at = *else_at = 0;
+	for (size_t j = i + 1; j < f->nr; j++) {
+		struct token *t = &f->toks[j];
+		if (t->type != T_ATOM)
+			continue;
+		if (t->atom.id == A_IF || t->atom.id == A_ALIGN)
+			depth++;
+		else if (t->atom.id == A_END) {
+			if (!depth)
+				return j;
+			depth--;
+		} else if (!depth && t->atom.id == A_THEN)
+			*then_at = j;
+		else if (!depth && t->atom.id == A_ELSE)
+			*else_at = j;
+	}
+	return f->nr;
+}
+
+static size_t display_width(const char *s, size_t n)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+static void eval(struct strbuf *out, struct ref_item *it, struct ref_format *f,
+		 size_t from, size_t to, int quote)
+{
+	for (size_t i = from; i < to; i++) {
+		struct token *t = &f->toks[i];
+		size_t then_at, else_at, end;
+		if (t->type == T_LIT) {
+			strbuf_add(out, t->lit, t->lit_len);
+			continue;
+		}
+		if (t->atom.id == A_IF) {
+			struct strbuf cond = STRBUF_INIT;
+			int yes;
+			end = block_end(f, i, &then_at, &else_at);
+			eval(&cond, it, f, i + 1, then_at, 0);
+			if (t->atom.if_cmp == 1)
+				yes = !strcmp(cond.buf, t->atom.arg);
+			else if (t->atom.if_cmp == 2)
+				yes = strcmp(cond.buf, t->atom.arg) != 0;
+			else
+				yes = !is_blank(&cond);
+			strbuf_release(&cond);
+			if (yes)
+				eval(out, it, f, then_at + 1, else_at ? else_at : end, quote);
+			else if (else_at)
+				eval(out, it, f, else_at + 1, end, quote);
+			i = end;
+			continue;
+		}
+		if (t->atom.id == A_ALIGN) {
+			struct strbuf inner = STRBUF_INIT;
+			size_t w;
+			end = block_end(f, i, &then_at, &else_at);
+			eval(&inner, it, f, i + 1, end, 0);
+			w = display_width(inner.buf, inner.len);
+			if (w < (size_t)t->atom.align_width) {
+				size_t pad = t->atom.align_width - w;
+				if (t->atom.align_pos == 0) {
+					strbuf_addbuf(out, &inner);
+					strbuf_addchars(out, ' ', pad);
+				} else if (t->atom.align_pos == 1) {
+					strbuf_addchars(out, ' ', pad);
+					strbuf_addbuf(out, &inner);
+				} else {
+					strbuf_addchars(out, ' ', pad / 2);
+					strbuf_addbuf(out, &inner);
+					strbuf_addchars(out, ' ', pad - pad / 2);
+				}
+			} else
+				strbuf_addbuf(out, &inner);
+			strbuf_release(&inner);
+			i = end;
+			continue;
+		}
+		if (quote) {
+			struct strbuf v = STRBUF_INIT;
+			append_value(&v, it, &t->atom);
+			quote_value(out, v.buf, v.len, quote);
+			strbuf_release(&v);
+		} else
+			append_value(out, it, &t->atom);
+	}
+}
+
+int ref_format_item(struct strbuf *out, struct ref_item *it, struct ref_format *f)
+{
+	eval(out, it, f, 0, f->nr, f->quote);
+	return 0;
+}
+
+/* --- sorting --- */
+
+struct ref_sorting {
+	struct ref_sorting *next;
+	struct atom atom;
+	int reverse;
+	int detached_first;
+	int numeric;
+};
+
+void ref_sorting_add(struct ref_sorting **s, const char *key)
+{
+	struct ref_sorting *n = xcalloc(1, sizeof(*n));
+	if (*key == '-') {
+		n->reverse = 1;
+		key++;
+	}
+	/* version sort: plain order is close enough for the keys we sort on */
+	if (!skip_prefix(key, "version:", &key))
+		skip_prefix(key, "v:", &key);
+	parse_atom(&n->atom, key, strlen(key), 0);
+	switch (n->atom.id) {
+	case A_COMMITTERDATE: case A_AUTHORDATE: case A_TAGGERDATE: case A_CREATORDATE:
+	case A_OBJECTSIZE:
+		n->numeric = 1;
+		break;
+	default:
+		break;
+	}
+	n->next = *s;
+	*s = n;
+}
+
+void ref_sorting_detached_first(struct ref_sorting *s)
+{
+	for (; s; s = s->next)
+		s->detached_first = 1;
+}
+
+int ref_sorting_needs_object(const struct ref_sorting *s)
+{
+	for (; s; s = s->next)
+		if (s->atom.needs_obj)
+			return 1;
+	return 0;
+}
+
+static struct ref_sorting *sort_keys;
+static size_t sort_nkeys;
+
+static int cmp_items(const void *pa, const void *pb)
+{
+	struct ref_item *a = *(struct ref_item **)pa, *b = *(struct ref_item **)pb;
+	size_t k = 0;
+	for (struct ref_sorting *s = sort_keys; s; s = s->next, k++) {
+		int c;
+		if (s->detached_first) {
+			if (a->kind & FILTER_REFS_DETACHED_HEAD)
+				return -1;
+			if (b->kind & FILTER_REFS_DETACHED_HEAD)
+				return 1;
+		}
+		if (s->numeric) {
+			unsigned long long x = strtoull(a->sort_vals[k], NULL, 10);
+			unsigned long long y = strtoull(b->sort_vals[k], NULL, 10);
+			c = x < y ? -1 : x > y;
+		} else
+			c = strcmp(a->sort_vals[k], b->sort_vals[k]);
+		if (c)
+			return s->reverse ? -c : c;
+	}
+	return strcmp(a->refname, b->refname);
+}
+
+void ref_array_sort(struct ref_sorting *s, struct ref_array *a)
+{
+	size_t k = 0;
+	for (struct ref_sorting *p = s; p; p = p->next)
+		k++;
+	for (size_t i = 0; i < a->nr; i++) {
+		struct ref_item *it = a->items[i];
+		size_t j = 0;
+		it->sort_vals = xcalloc(k ? k : 1, sizeof(char *));
+		for (struct ref_sorting *p = s; p; p = p->next, j++) {
+			struct strbuf v = STRBUF_INIT;
+			if (p->numeric) {
+				struct atom num = p->atom;
+				num.date_fmt = "unix";
+				append_value(&v, it, &num);
+			} else
+				append_value(&v, it, &p->atom);
+			it->sort_vals[j] = strbuf_detach(&v, NULL);
+		}
+	}
+	sort_keys = s;
+	sort_nkeys = k;
+	QSORT(a->items, a->nr, cmp_items);
+}
+
+/* --- filtering --- */
+
+static int match_pattern(struct ref_filter *f, const char *name)
+{
+	int fl = f->ignore_case ? FNM_CASEFOLD : 0;
+	if (!f->patterns || !*f->patterns)
+		return 1;
+	if (f->match_as_path) {
+		size_t nlen = strlen(name);
+		for (const char **p = f->patterns; *p; p++) {
+			size_t plen = strlen(*p);
+			if (plen <= nlen && !strncmp(name, *p, plen) &&
+			    (plen == nlen || name[plen] == '/' || (*p)[plen - 1] == '/'))
+				return 1;
+			if (!fnmatch(*p, name, fl | FNM_PATHNAME))
+				return 1;
+		}
+		return 0;
+	}
+	(void)(skip_prefix(name, "refs/tags/", &name) || skip_prefix(name, "refs/heads/", &name) ||
+	       skip_prefix(name, "refs/remotes/", &name) || skip_prefix(name, "refs/", &name));
+	for (const char **p = f->patterns; *p; p++)
+		if (!fnmatch(*p, name, fl))
+			return 1;
+	return 0;
+}
+
+static unsigned kind_of(const char *name)
+{
+	if (starts_with(name, "refs/heads/"))
+		return FILTER_REFS_BRANCHES;
+	if (starts_with(name, "refs/remotes/"))
+		return FILTER_REFS_REMOTES;
+	if (starts_with(name, "refs/tags/"))
+		return FILTER_REFS_TAGS;
+	return FILTER_REFS_OTHERS;
+}
+
+/* The literal part all patterns share, up to a '/', so that only that
+ * part of the ref namespace is read. */
+static const char *ref_filter_common_prefix(struct ref_filter *f)
+{
+	static struct strbuf sb = STRBUF_INIT;
+	strbuf_reset(&sb);
+	if (!f->match_as_path || !f->patterns || !*f->patterns)
+		return "";
+	for (const char **p = f->patterns; *p; p++) {
+		size_t n = strcspn(*p, "*?[\\");
+		const char *slash = memrchr(*p, '/', n);
+		size_t keep = slash ? (size_t)(slash - *p) + 1 : 0;
+		if (p == f->patterns) {
+			strbuf_add(&sb, *p, keep);
+			continue;
+		}
+		if (keep < sb.len)
+			strbuf_setlen(&sb, keep);
+		for (size_t i = 0; i < sb.len; i++)
+			if (sb.buf[i] != (*p)[i]) {
+				strbuf_setlen(&sb, i);
+				break;
+			}
+	}
+	/* cut back to a whole directory */
+	while (sb.len && sb.buf[sb.len - 1] != '/')
+		strbuf_setlen(&sb, sb.len - 1);
+	return sb.buf;
+}
+
+struct collect {
+	struct ref_array *a;
+	struct ref_filter *f;
+};
+
+static struct ref_item *new_item(struct ref_array *a, const char *name, const struct object_id *oid)
+{
+	struct ref_item *it = xcalloc(1, sizeof(*it));
+	it->refname = xstrdup(name);
+	oidcpy(&it->oid, oid);
+	ALLOC_GROW(a->items, a->nr + 1, a->alloc);
+	a->items[a->nr++] = it;
+	return it;
+}
+
+static int collect_one(const struct ref_entry *e, void *data)
+{
+	struct collect *c = data;
+	struct ref_item *it;
+	unsigned kind = kind_of(e->name);
+	if (e->flags & REF_BAD_NAME) {
+		warning("ignoring ref with broken name %s", e->name);
+		return 0;
+	}
+	if (e->flags & REF_ISBROKEN) {
+		warning("ignoring broken ref %s", e->name);
+		return 0;
+	}
+	if (!(kind & c->f->kind))
+		return 0;
+	if (!match_pattern(c->f, e->name))
+		return 0;
+	if (c->f->points_at_nr && !ref_object_points_at(c->f, e))
+		return 0;
+	it = new_item(c->a, e->name, &e->oid);
+	it->flags = e->flags;
+	it->kind = kind;
+	if (e->symref_target)
+		it->symref = xstrdup(e->symref_target);
+	if (e->flags & REF_KNOWS_PEELED) {
+		it->peel_state = 1;
+		oidcpy(&it->peeled, &e->peeled);
+	}
+	return 0;
+}
+
+int filter_refs(struct ref_array *a, struct ref_filter *f)
+{
+	struct collect c = { a, f };
+	int ret = 0;
+	if (f->kind & FILTER_REFS_DETACHED_HEAD && f->head_desc) {
+		struct object_id oid;
+		unsigned flags;
+		if (refs_resolve("HEAD", &oid, &flags) && !(flags & REF_ISSYMREF)) {
+			struct ref_item *it = new_item(a, f->head_desc, &oid);
+			it->kind = FILTER_REFS_DETACHED_HEAD;
+			if (f->points_at_nr) {
+				struct ref_entry e = { .name = "HEAD", .oid = oid };
+				if (!ref_object_points_at(f, &e)) {
+					free(it->refname);
+					free(it);
+					a->nr--;
+				}
+			}
+		}
+	}
+	/* only the directories the kinds need */
+	if ((f->kind & FILTER_REFS_ALL) == FILTER_REFS_BRANCHES)
+		ret = refs_for_each("refs/heads/", REFS_INCLUDE_BROKEN, collect_one, &c);
+	else if ((f->kind & FILTER_REFS_ALL) == FILTER_REFS_REMOTES)
+		ret = refs_for_each("refs/remotes/", REFS_INCLUDE_BROKEN, collect_one, &c);
+	else if ((f->kind & FILTER_REFS_ALL) == FILTER_REFS_TAGS)
+		ret = refs_for_each("refs/tags/", REFS_INCLUDE_BROKEN, collect_one, &c);
+	else if ((f->kind & FILTER_REFS_ALL) == (FILTER_REFS_BRANCHES | FILTER_REFS_REMOTES)) {
+		ret = refs_for_each("refs/heads/", REFS_INCLUDE_BROKEN, collect_one, &c);
+		if (!ret)
+			ret = refs_for_each("refs/remotes/", REFS_INCLUDE_BROKEN, collect_one, &c);
+	} else
+		ret = refs_for_each(ref_filter_common_prefix(f), REFS_INCLUDE_BROKEN, collect_one, &c);
+	if (!ret)
+		ret = ref_object_filter_commits(a, f);
+	return ret;
+}
+
+void ref_array_clear(struct ref_array *a)
+{
+	for (size_t i = 0; i < a->nr; i++) {
+		struct ref_item *it = a->items[i];
+		free(it->refname);
+		free(it->symref);
+		free(it->buf);
+		free(it->pbuf);
+		free(it->upstream);
+		free(it->sort_vals);
+		free(it);
+	}
+	free(a->items);
+	a->items = NULL;
+	a->nr = a->alloc = 0;
+}

@@ -1,0 +1,89 @@
+/* ref-filter.h: selecting, sorting and formatting refs for branch and
+ * for-each-ref: one format language (git's %(atom) syntax), one sorter.
+ * Objects are read only for atoms, sort keys and filters that need them. */
+#ifndef REFS_REF_FILTER_H
+#define REFS_REF_FILTER_H
+
+#include "refs/refs.h"
+
+enum ref_kind {
+	FILTER_REFS_TAGS = 1,
+	FILTER_REFS_BRANCHES = 2,
+	FILTER_REFS_REMOTES = 4,
+	FILTER_REFS_OTHERS = 8,
+	FILTER_REFS_ALL = 15,
+	FILTER_REFS_DETACHED_HEAD = 16,
+};
+
+struct ref_item {
+	char *refname;
+	struct object_id oid;
+	unsigned flags;         /* REF_* */
+	unsigned kind;
+	char *symref;           /* target of a symbolic ref */
+	/* the object, loaded on first use */
+	int obj_state;          /* 0 not yet, 1 loaded, -1 missing */
+	int type;
+	size_t size;
+	char *buf;
+	int peel_state;
+	struct object_id peeled;
+	int ptype;
+	size_t psize;
+	char *pbuf;
+	char *upstream;         /* full name of the upstream's tracking ref, or NULL */
+	int upstream_state;
+	int ahead, behind, track_state; /* track_state: 0 unknown, 1 counted, 2 gone */
+	char **sort_vals;
+};
+
+struct ref_array {
+	struct ref_item **items;
+	size_t nr, alloc;
+};
+
+struct ref_filter {
+	const char **patterns;      /* NULL-terminated, or NULL */
+	int match_as_path;          /* for-each-ref: prefixes and pathname globs */
+	int ignore_case;
+	unsigned kind;
+	struct object_id *points_at;
+	size_t points_at_nr;
+	struct object_id *with_commit, *no_commit;
+	size_t with_commit_nr, no_commit_nr;
+	struct object_id *merged, *no_merged;
+	size_t merged_nr, no_merged_nr;
+	const char *head_desc;      /* what a detached HEAD is called */
+};
+
+struct ref_format;
+struct ref_sorting;
+
+/* Parse a format; dies with git's message on a bad atom. */
+struct ref_format *ref_format_parse(const char *fmt, int use_color);
+/* Does the format need objects (for the fast path)? */
+int ref_format_needs_object(const struct ref_format *f);
+/* Append one formatted ref; -1 (after an error) to stop. */
+int ref_format_item(struct strbuf *out, struct ref_item *it, struct ref_format *f);
+/* Pad/quote style for for-each-ref --shell etc.: 0 none. */
+void ref_format_set_quote(struct ref_format *f, int style);
+enum { QUOTE_NONE = 0, QUOTE_SHELL = 1, QUOTE_PERL = 2, QUOTE_PYTHON = 4, QUOTE_TCL = 8 };
+
+/* Sort keys: "refname", "-committerdate"... each new key becomes primary. */
+void ref_sorting_add(struct ref_sorting **s, const char *key);
+void ref_sorting_detached_first(struct ref_sorting *s);
+int ref_sorting_needs_object(const struct ref_sorting *s);
+void ref_array_sort(struct ref_sorting *s, struct ref_array *a);
+
+/* Collect the refs the filter selects. */
+int filter_refs(struct ref_array *a, struct ref_filter *f);
+void ref_array_clear(struct ref_array *a);
+
+/* The current branch ("refs/heads/x"), NULL when detached; the_repo-cached. */
+const char *ref_filter_head(void);
+
+/* Branch tracking: upstream ref of a local branch ("refs/remotes/o/x"),
+ * or NULL. The config is read once. */
+const char *branch_upstream(const char *branch_short, const char **remote, const char **merge);
+
+#endif

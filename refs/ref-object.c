@@ -1,0 +1,468 @@
+/* ref-object.c: what ref-filter needs from objects. Each item's object is
+ * read at most once, and only when an atom, sort key or filter asks. */
+#include "refs/ref-object.h"
+#include "odb/object.h"
+#include "odb/commit-walk.h"
+
+/* Set once odb/commit-walk.c provides the walks. */
+#ifndef HAVE_COMMIT_WALK
+static int stub_commits_containing(const struct object_id *c, const struct object_id *t, size_t n,
+			      unsigned char *r)
+{
+	(void)c; (void)t; (void)n; (void)r;
+	die("--contains needs commit walks");
+}
+static int stub_commits_merged_into(const struct object_id *c, const struct object_id *t, size_t n,
+			       unsigned char *r)
+{
+	(void)c; (void)t; (void)n; (void)r;
+	die("--merged needs commit walks");
+}
+static int stub_commit_ahead_behind(const struct object_id *a, const struct object_id *b,
+			       size_t *x, size_t *y)
+{
+	(void)a; (void)b;
+	*x = *y = 0;
+	return -1;
+}
+#define commits_containing stub_commits_containing
+#define commits_merged_into stub_commits_merged_into
+#define commit_ahead_behind stub_commit_ahead_behind
+#endif
+#include <time.h>
+
+static int load(struct ref_item *it)
+{
+	enum object_type t;
+	if (!it->obj_state) {
+		it->buf = odb_read_object(&it->oid, &t, &it->size);
+		it->type = t;
+		it->obj_state = it->buf ? 1 : -1;
+		if (!it->buf)
+			die("missing object %s for %s", oid_to_hex(&it->oid), it->refname);
+	}
+	return it->obj_state;
+}
+
+/* The object a tag chain ends at; 0 if it->oid is not a tag. */
+static int load_peeled(struct ref_item *it)
+{
+	enum object_type t;
+	if (it->peel_state == 2)
+		return !is_null_oid(&it->peeled);
+	if (it->peel_state == 1) {
+		if (is_null_oid(&it->peeled))
+			goto done;
+	} else {
+		if (load(it) < 0 || it->type != OBJ_TAG) {
+			oidclr(&it->peeled);
+			goto done;
+		}
+		if (peel_to_non_tag(&it->oid, &it->peeled, &t) < 0)
+			die("missing object %s for %s", oid_to_hex(&it->oid), it->refname);
+	}
+	it->pbuf = odb_read_object(&it->peeled, &t, &it->psize);
+	if (!it->pbuf)
+		die("missing object %s for %s", oid_to_hex(&it->peeled), it->refname);
+	it->ptype = t;
+done:
+	it->peel_state = 2;
+	return !is_null_oid(&it->peeled);
+}
+
+void format_date(struct strbuf *out, uint64_t t, int tz, const char *mode)
+{
+	static const char *const days[] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
+	static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+					      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+	int off = (tz / 100) * 3600 + (tz % 100) * 60;
+	time_t local = (time_t)t + off;
+	struct tm tm;
+	char sign = tz < 0 ? '-' : '+';
+	int atz = tz < 0 ? -tz : tz;
+	if (mode && !strcmp(mode, "unix")) {
+		strbuf_addf(out, "%llu", (unsigned long long)t);
+		return;
+	}
+	if (mode && !strcmp(mode, "raw")) {
+		strbuf_addf(out, "%llu %c%04d", (unsigned long long)t, sign, atz);
+		return;
+	}
+	gmtime_r(&local, &tm);
+	if (mode && !strcmp(mode, "short"))
+		strbuf_addf(out, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+	else if (mode && (!strcmp(mode, "iso") || !strcmp(mode, "iso8601")))
+		strbuf_addf(out, "%04d-%02d-%02d %02d:%02d:%02d %c%04d", tm.tm_year + 1900,
+			    tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, sign, atz);
+	else if (mode && (!strcmp(mode, "iso-strict") || !strcmp(mode, "iso8601-strict"))) {
+		strbuf_addf(out, "%04d-%02d-%02dT%02d:%02d:%02d", tm.tm_year + 1900,
+			    tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+		if (!tz)
+			strbuf_addch(out, 'Z');
+		else
+			strbuf_addf(out, "%c%02d:%02d", sign, atz / 100, atz % 100);
+	} else if (mode && (!strcmp(mode, "rfc") || !strcmp(mode, "rfc2822")))
+		strbuf_addf(out, "%s, %d %s %d %02d:%02d:%02d %c%04d", days[tm.tm_wday], tm.tm_mday,
+			    months[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec,
+			    sign, atz);
+	else
+		strbuf_addf(out, "%s %s %d %02d:%02d:%02d %d %c%04d", days[tm.tm_wday],
+			    months[tm.tm_mon], tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+			    tm.tm_year + 1900, sign, atz);
+}
+
+/* The header line "key ..." of a commit or tag buffer. */
+static int find_header(const char *buf, size_t len, const char *key, const char **val, size_t *vlen)
+{
+	const char *p = buf, *end = buf + len;
+	size_t klen = strlen(key);
+	while (p < end && *p != '\n') {
+		const char *nl = memchr(p, '\n', end - p);
+		if (!nl)
+			nl = end;
+		if ((size_t)(nl - p) > klen && !memcmp(p, key, klen) && p[klen] == ' ') {
+			*val = p + klen + 1;
+			*vlen = nl - p - klen - 1;
+			return 1;
+		}
+		p = nl + 1;
+	}
+	return 0;
+}
+
+static const char *message_of(const char *buf, size_t len, size_t *mlen)
+{
+	const char *p = buf, *end = buf + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		if (!nl)
+			break;
+		if (nl == p) {
+			*mlen = end - nl - 1;
+			return nl + 1;
+		}
+		p = nl + 1;
+	}
+	*mlen = 0;
+	return end;
+}
+
+static void ident_value(struct strbuf *out, const char *line, size_t len, const char *part,
+			const char *date_fmt)
+{
+	struct ident id;
+	if (parse_ident(line, len, &id) < 0)
+		return;
+	if (!strcmp(part, "name"))
+		strbuf_add(out, id.name, id.name_len);
+	else if (!strcmp(part, "email")) {
+		strbuf_addch(out, '<');
+		strbuf_add(out, id.email, id.email_len);
+		strbuf_addch(out, '>');
+	} else if (!strcmp(part, "date")) {
+		int tz = 0;
+		if (id.tz && id.tz_len >= 5)
+			tz = atoi(id.tz);
+		format_date(out, id.date, tz, date_fmt);
+	} else
+		strbuf_add(out, line, len);
+}
+
+void ref_object_value(struct strbuf *out, struct ref_item *it, const char *atom,
+		      int abbrev, int deref, const char *date_fmt)
+{
+	const char *buf, *v, *who = NULL, *part = NULL;
+	size_t len, vlen;
+	int type;
+	const struct object_id *oid;
+
+	if (deref) {
+		if (!load_peeled(it))
+			return;
+		buf = it->pbuf;
+		len = it->psize;
+		type = it->ptype;
+		oid = &it->peeled;
+	} else {
+		load(it);
+		buf = it->buf;
+		len = it->size;
+		type = it->type;
+		oid = &it->oid;
+	}
+	if (!strcmp(atom, "objectname")) {
+		if (abbrev)
+			ref_object_abbrev(out, oid, abbrev < 0 ? 0 : abbrev);
+		else
+			strbuf_addstr(out, oid_to_hex(oid));
+		return;
+	}
+	if (!strcmp(atom, "objecttype")) {
+		strbuf_addstr(out, type_name(type));
+		return;
+	}
+	if (!strcmp(atom, "objectsize")) {
+		strbuf_addf(out, "%zu", len);
+		return;
+	}
+	if (type != OBJ_COMMIT && type != OBJ_TAG)
+		return;
+	if (!strcmp(atom, "subject") || !strcmp(atom, "body") || !strcmp(atom, "contents")) {
+		size_t mlen;
+		const char *msg = message_of(buf, len, &mlen);
+		if (!strcmp(atom, "subject"))
+			message_subject(msg, mlen, out);
+		else if (!strcmp(atom, "contents"))
+			strbuf_add(out, msg, mlen);
+		else {
+			/* after the subject paragraph and its blank lines */
+			const char *p = msg, *end = msg + mlen;
+			while (p < end) {
+				const char *nl = memchr(p, '\n', end - p);
+				if (!nl) {
+					p = end;
+					break;
+				}
+				if (nl == p)
+					break;
+				p = nl + 1;
+			}
+			while (p < end && *p == '\n')
+				p++;
+			strbuf_add(out, p, end - p);
+		}
+		return;
+	}
+	if (skip_prefix(atom, "committer", &part))
+		who = "committer";
+	else if (skip_prefix(atom, "author", &part))
+		who = "author";
+	else if (skip_prefix(atom, "tagger", &part))
+		who = "tagger";
+	else if (!strcmp(atom, "creatordate")) {
+		who = type == OBJ_TAG ? "tagger" : "committer";
+		part = "date";
+	}
+	if (who) {
+		if (find_header(buf, len, who, &v, &vlen))
+			ident_value(out, v, vlen, *part ? part : "", date_fmt);
+		return;
+	}
+	if (!strcmp(atom, "parent")) {
+		const char *p = buf, *end = buf + len;
+		int first = 1;
+		while (p < end && *p != '\n') {
+			const char *nl = memchr(p, '\n', end - p);
+			if (!nl)
+				break;
+			if (nl - p == 47 && !memcmp(p, "parent ", 7)) {
+				if (!first)
+					strbuf_addch(out, ' ');
+				strbuf_add(out, p + 7, 40);
+				first = 0;
+			}
+			p = nl + 1;
+		}
+		return;
+	}
+	if (find_header(buf, len, atom, &v, &vlen))
+		strbuf_add(out, v, vlen);
+}
+
+void ref_object_abbrev(struct strbuf *out, const struct object_id *oid, int len)
+{
+	strbuf_addstr(out, odb_abbrev(oid, len));
+}
+
+static int color_code(const char *w, size_t n)
+{
+	static const char *const names[] = { "black", "red", "green", "yellow", "blue",
+					     "magenta", "cyan", "white" };
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (strlen(names[i]) == n && !strncmp(w, names[i], n))
+			return i;
+	return -1;
+}
+
+void ref_object_color(struct strbuf *out, const char *spec)
+{
+	struct strbuf codes = STRBUF_INIT;
+	int fg_set = 0;
+	const char *p = spec;
+	if (!strcmp(spec, "reset")) {
+		strbuf_addstr(out, "\033[m");
+		return;
+	}
+	while (*p) {
+		const char *w;
+		size_t n;
+		int c;
+		while (*p == ' ')
+			p++;
+		w = p;
+		while (*p && *p != ' ')
+			p++;
+		n = p - w;
+		if (!n)
+			break;
+		if (codes.len)
+			strbuf_addch(&codes, ';');
+		if (n == 4 && !strncmp(w, "bold", 4))
+			strbuf_addstr(&codes, "1");
+		else if (n == 3 && !strncmp(w, "dim", 3))
+			strbuf_addstr(&codes, "2");
+		else if (n == 6 && !strncmp(w, "italic", 6))
+			strbuf_addstr(&codes, "3");
+		else if (n == 2 && !strncmp(w, "ul", 2))
+			strbuf_addstr(&codes, "4");
+		else if (n == 5 && !strncmp(w, "blink", 5))
+			strbuf_addstr(&codes, "5");
+		else if (n == 7 && !strncmp(w, "reverse", 7))
+			strbuf_addstr(&codes, "7");
+		else if (n == 6 && !strncmp(w, "normal", 6)) {
+			fg_set = 1;
+			if (codes.len)
+				strbuf_setlen(&codes, codes.len - 1);
+		} else if ((c = color_code(w, n)) >= 0) {
+			strbuf_addf(&codes, "%d", fg_set ? 40 + c : 30 + c);
+			fg_set = 1;
+		} else if (n > 6 && !strncmp(w, "bright", 6) && (c = color_code(w + 6, n - 6)) >= 0) {
+			strbuf_addf(&codes, "%d", fg_set ? 100 + c : 90 + c);
+			fg_set = 1;
+		} else
+			die("invalid color value: %s", spec);
+	}
+	if (codes.len)
+		strbuf_addf(out, "\033[%sm", codes.buf);
+	strbuf_release(&codes);
+}
+
+static int in_list(const struct object_id *list, size_t nr, const struct object_id *oid)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (oideq(&list[i], oid))
+			return 1;
+	return 0;
+}
+
+int ref_object_points_at(struct ref_filter *f, const struct ref_entry *e)
+{
+	enum object_type t;
+	size_t size;
+	char *buf;
+	struct tag_info ti;
+	int r = 0;
+	if (in_list(f->points_at, f->points_at_nr, &e->oid))
+		return 1;
+	if (odb_read_header(&e->oid, &t, &size) < 0)
+		die("malformed object at '%s'", e->name);
+	if (t != OBJ_TAG)
+		return 0;
+	buf = odb_read_object(&e->oid, &t, &size);
+	if (!buf)
+		die("malformed object at '%s'", e->name);
+	if (!parse_tag_buffer(buf, size, &ti))
+		r = in_list(f->points_at, f->points_at_nr, &ti.object);
+	free(buf);
+	return r;
+}
+
+/* Follow tags to a commit without a word when it is something else. */
+static int peel_to_commit_quiet(const struct object_id *oid, struct object_id *out)
+{
+	struct object_id cur = *oid;
+	for (int depth = 0; depth < 64; depth++) {
+		enum object_type t;
+		size_t size;
+		char *buf;
+		struct tag_info ti;
+		int r;
+		if (odb_read_header(&cur, &t, &size) < 0)
+			return -1;
+		if (t == OBJ_COMMIT) {
+			oidcpy(out, &cur);
+			return 0;
+		}
+		if (t != OBJ_TAG)
+			return -1;
+		buf = odb_read_object(&cur, &t, &size);
+		if (!buf)
+			return -1;
+		r = parse_tag_buffer(buf, size, &ti);
+		if (!r)
+			oidcpy(&cur, &ti.object);
+		free(buf);
+		if (r)
+			return -1;
+	}
+	return -1;
+}
+
+int ref_object_filter_commits(struct ref_array *a, struct ref_filter *f)
+{
+	struct object_id *tips;
+	unsigned char *keep, *res;
+	size_t n = a->nr, out = 0;
+	if (!f->with_commit_nr && !f->no_commit_nr && !f->merged_nr && !f->no_merged_nr)
+		return 0;
+	tips = xcalloc(n ? n : 1, sizeof(*tips));
+	keep = xmalloc(n ? n : 1);
+	res = xmalloc(n ? n : 1);
+	for (size_t i = 0; i < n; i++) {
+		keep[i] = !peel_to_commit_quiet(&a->items[i]->oid, &tips[i]);
+	}
+	if (f->with_commit_nr) {
+		unsigned char *any = xcalloc(n ? n : 1, 1);
+		for (size_t k = 0; k < f->with_commit_nr; k++) {
+			commits_containing(&f->with_commit[k], tips, n, res);
+			for (size_t i = 0; i < n; i++)
+				any[i] |= res[i];
+		}
+		for (size_t i = 0; i < n; i++)
+			keep[i] &= any[i];
+		free(any);
+	}
+	for (size_t k = 0; k < f->no_commit_nr; k++) {
+		commits_containing(&f->no_commit[k], tips, n, res);
+		for (size_t i = 0; i < n; i++)
+			if (res[i])
+				keep[i] = 0;
+	}
+	if (f->merged_nr) {
+		unsigned char *any = xcalloc(n ? n : 1, 1);
+		for (size_t k = 0; k < f->merged_nr; k++) {
+			commits_merged_into(&f->merged[k], tips, n, res);
+			for (size_t i = 0; i < n; i++)
+				any[i] |= res[i];
+		}
+		for (size_t i = 0; i < n; i++)
+			keep[i] &= any[i];
+		free(any);
+	}
+	for (size_t k = 0; k < f->no_merged_nr; k++) {
+		commits_merged_into(&f->no_merged[k], tips, n, res);
+		for (size_t i = 0; i < n; i++)
+			if (res[i])
+				keep[i] = 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (keep[i])
+			a->items[out++] = a->items[i];
+		else {
+			free(a->items[i]->refname);
+			free(a->items[i]->symref);
+			free(a->items[i]);
+		}
+	}
+	a->nr = out;
+	free(tips);
+	free(keep);
+	free(res);
+	return 0;
+}
+
+int ref_object_ahead_behind(const struct object_id *a, const struct object_id *b,
+			    size_t *ahead, size_t *behind)
+{
+	return commit_ahead_behind(a, b, ahead, behind);
+}

@@ -1,0 +1,48 @@
+/* refs-internal.h: what the pieces of refs/ share and nothing outside uses. */
+#ifndef REFS_REFS_INTERNAL_H
+#define REFS_REFS_INTERNAL_H
+
+#include "refs/refs.h"
+
+/* packed-refs, read once per process (re-read after we rewrite it). */
+struct packed_refs {
+	char *path;
+	const char *buf;   /* the whole file, mmap'ed or read */
+	size_t len;
+	const char *start; /* first record, after the header */
+	int mmapped;
+	int sorted;        /* records sorted by name (header trait, or we sorted them) */
+	int fully_peeled;  /* every tag record has its ^ line */
+	int peeled;        /* tags under refs/tags/ have their ^ line */
+	const char **recs; /* unsorted file: record starts, sorted by name */
+	size_t nr;
+};
+
+/* NULL if there is no packed-refs file; dies on a malformed one. */
+struct packed_refs *packed_refs_get(void);
+void packed_refs_forget(void);
+/* Iterate records whose names start with prefix, in name order. */
+int packed_refs_for_each(struct packed_refs *pr, const char *prefix,
+			 int (*fn)(struct ref_entry *e, void *data), void *data);
+/* Look up one name: 0 and *e filled (e->name points into a static buffer), or -1. */
+int packed_refs_find(struct packed_refs *pr, const char *name, struct ref_entry *e);
+
+/* Parse a loose ref file's bytes: 0 = oid, 1 = symref (target in sb), -1 = garbage. */
+int parse_loose_ref(const char *buf, size_t len, struct object_id *oid, struct strbuf *target);
+/* Read a loose ref file: 0 oid, 1 symref, -1 garbage (errno EINVAL), -2 absent (errno set). */
+int read_loose_ref(const char *name, struct object_id *oid, struct strbuf *target);
+/* The same, always from the file (under a lock). */
+int read_loose_ref_fresh(const char *name, struct object_id *oid, struct strbuf *target);
+/* The file of a ref: per-worktree names under the git dir, others under the common dir. */
+void ref_path(struct strbuf *sb, const char *name);
+
+/* Reflog identity "Name <email> <time> <tz>" as git builds it. */
+void reflog_ident(struct strbuf *sb);
+int reflog_append(const char *name, const struct object_id *old_oid,
+		  const struct object_id *new_oid, const char *msg, int force_create);
+int should_autocreate_reflog(const char *name);
+int refname_is_safe(const char *name);
+/* Forget cached HEAD bytes and packed-refs after a write. */
+void refs_invalidate(void);
+
+#endif

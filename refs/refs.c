@@ -1,0 +1,430 @@
+/* refs.c: reading refs. A name is looked up as a loose file first, then
+ * in packed-refs; symbolic refs are followed up to git's depth of five.
+ * Listing a prefix opens only the directory of that prefix and the slice
+ * of packed-refs that holds it; no object is looked up. */
+#include "refs/refs-internal.h"
+#include "lib/repo.h"
+#include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#define SYMREF_MAXDEPTH 5
+
+static int is_per_worktree(const char *name)
+{
+	return !strchr(name, '/') || starts_with(name, "refs/bisect/") ||
+	       starts_with(name, "refs/worktree/") || starts_with(name, "refs/rewritten/");
+}
+
+void ref_path(struct strbuf *sb, const char *name)
+{
+	if (is_per_worktree(name))
+		git_path_buf(sb, "%s", name);
+	else
+		common_path_buf(sb, "%s", name);
+}
+
+int parse_loose_ref(const char *buf, size_t len, struct object_id *oid, struct strbuf *target)
+{
+	const char *p;
+	size_t n = len;
+	while (n && isspace((unsigned char)buf[n - 1]))
+		n--;
+	if (n >= 4 && !memcmp(buf, "ref:", 4)) {
+		p = buf + 4;
+		while (p < buf + n && isspace((unsigned char)*p))
+			p++;
+		strbuf_reset(target);
+		strbuf_add(target, p, buf + n - p);
+		return 1;
+	}
+	if (n < HEX_SZ || get_oid_hex(buf, oid) ||
+	    (n > HEX_SZ && !isspace((unsigned char)buf[HEX_SZ])))
+		return -1;
+	return 0;
+}
+
+/* Read a small file with as few calls as possible: a short read of a
+ * regular file means its end. */
+static int read_small(const char *path, struct strbuf *sb)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	if (fd < 0)
+		return -1;
+	strbuf_grow(sb, 256);
+	n = xread(fd, sb->buf, 256);
+	if (n < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	strbuf_setlen(sb, n);
+	if (n == 256 && strbuf_read_fd(sb, fd, 256) < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+int read_loose_ref_fresh(const char *name, struct object_id *oid, struct strbuf *target)
+{
+	struct strbuf path = STRBUF_INIT, buf = STRBUF_INIT;
+	int r;
+	ref_path(&path, name);
+	r = read_small(path.buf, &buf);
+	strbuf_release(&path);
+	if (r < 0) {
+		strbuf_release(&buf);
+		return -2;
+	}
+	r = parse_loose_ref(buf.buf, buf.len, oid, target);
+	strbuf_release(&buf);
+	if (r < 0)
+		errno = EINVAL;
+	return r;
+}
+
+/* What resolve() read, so that listing the same directory next does not
+ * read those files again (branch resolves HEAD, then lists refs/heads/). */
+struct loose_seen {
+	char *name;
+	int r, err;
+	struct object_id oid;
+	char *target;
+};
+static struct loose_seen *seen;
+static size_t seen_nr, seen_alloc;
+
+int read_loose_ref(const char *name, struct object_id *oid, struct strbuf *target)
+{
+	int r;
+	struct loose_seen *ls;
+	if (!strcmp(name, "HEAD") && the_repo.head_valid) {
+		r = parse_loose_ref(the_repo.head.buf, the_repo.head.len, oid, target);
+		if (r < 0)
+			errno = EINVAL;
+		return r;
+	}
+	for (size_t i = 0; i < seen_nr; i++)
+		if (!strcmp(seen[i].name, name)) {
+			ls = &seen[i];
+			oidcpy(oid, &ls->oid);
+			if (ls->r == 1) {
+				strbuf_reset(target);
+				strbuf_addstr(target, ls->target);
+			}
+			errno = ls->err;
+			return ls->r;
+		}
+	r = read_loose_ref_fresh(name, oid, target);
+	if (seen_nr < 16) {
+		ALLOC_GROW(seen, seen_nr + 1, seen_alloc);
+		ls = &seen[seen_nr++];
+		ls->name = xstrdup(name);
+		ls->r = r;
+		ls->err = errno;
+		if (r == 0)
+			oidcpy(&ls->oid, oid);
+		else
+			oidclr(&ls->oid);
+		ls->target = r == 1 ? xstrdup(target->buf) : NULL;
+	}
+	return r;
+}
+
+/* One step: 0 value, 1 symref, -1 broken, -2 absent. */
+static int read_raw_ref(const char *name, struct object_id *oid, struct strbuf *target,
+			unsigned *flags)
+{
+	int r = read_loose_ref(name, oid, target);
+	struct packed_refs *pr;
+	struct ref_entry e;
+	if (r == -1) {
+		*flags |= REF_ISBROKEN;
+		return -1;
+	}
+	if (r >= 0) {
+		if (r == 1)
+			*flags |= REF_ISSYMREF;
+		return r;
+	}
+	if (errno != ENOENT && errno != EISDIR && errno != ENOTDIR)
+		return -1;
+	if (!starts_with(name, "refs/") || !(pr = packed_refs_get()) ||
+	    packed_refs_find(pr, name, &e) < 0) {
+		errno = ENOENT;
+		return -2;
+	}
+	oidcpy(oid, &e.oid);
+	*flags |= REF_ISPACKED;
+	return 0;
+}
+
+static const char *resolve(const char *name, int reading, struct object_id *oid, unsigned *flags)
+{
+	static struct strbuf cur = STRBUF_INIT;
+	struct strbuf target = STRBUF_INIT;
+	unsigned dummy;
+	if (!flags)
+		flags = &dummy;
+	*flags = 0;
+	strbuf_reset(&cur);
+	strbuf_addstr(&cur, name);
+	for (int depth = 0; depth <= SYMREF_MAXDEPTH; depth++) {
+		int r;
+		if (check_refname_format(cur.buf, REFNAME_ALLOW_ONELEVEL)) {
+			if (!refname_is_safe(cur.buf)) {
+				*flags |= REF_ISBROKEN;
+				return NULL;
+			}
+			*flags |= REF_BAD_NAME;
+		}
+		r = read_raw_ref(cur.buf, oid, &target, flags);
+		if (r == -1)
+			return NULL;
+		if (r == -2) {
+			if (reading || !depth)
+				return NULL;
+			oidclr(oid);
+			return cur.buf;
+		}
+		if (r == 0) {
+			if (*flags & REF_BAD_NAME) {
+				oidclr(oid);
+				*flags |= REF_ISBROKEN;
+			}
+			strbuf_release(&target);
+			return cur.buf;
+		}
+		strbuf_reset(&cur);
+		strbuf_addbuf(&cur, &target);
+	}
+	strbuf_release(&target);
+	*flags |= REF_ISBROKEN;
+	return NULL;
+}
+
+const char *refs_resolve(const char *name, struct object_id *oid, unsigned *flags)
+{
+	return resolve(name, 0, oid, flags);
+}
+
+const char *refs_resolve_reading(const char *name, struct object_id *oid, unsigned *flags)
+{
+	return resolve(name, 1, oid, flags);
+}
+
+int refs_read(const char *name, struct object_id *oid)
+{
+	return refs_resolve_reading(name, oid, NULL) ? 0 : -1;
+}
+
+const char *refs_read_symref(const char *name, struct strbuf *target)
+{
+	struct object_id oid;
+	int r = read_loose_ref(name, &oid, target);
+	return r == 1 ? target->buf : NULL;
+}
+
+void refs_invalidate(void)
+{
+	for (size_t i = 0; i < seen_nr; i++) {
+		free(seen[i].name);
+		free(seen[i].target);
+	}
+	seen_nr = 0;
+	the_repo.head_valid = 0;
+	packed_refs_forget();
+}
+
+/* --- iteration --- */
+
+struct loose {
+	char *name;
+	struct object_id oid;
+	unsigned flags;
+	char *target;
+};
+
+struct loose_list {
+	struct loose *items;
+	size_t nr, alloc;
+	const char *prefix;
+	size_t plen;
+};
+
+static void add_loose(struct loose_list *l, const char *name)
+{
+	struct loose *e;
+	struct object_id oid;
+	struct strbuf target = STRBUF_INIT;
+	unsigned flags = 0;
+	int r;
+
+	if (strncmp(name, l->prefix, l->plen))
+		return;
+	ALLOC_GROW(l->items, l->nr + 1, l->alloc);
+	e = &l->items[l->nr++];
+	memset(e, 0, sizeof(*e));
+	e->name = xstrdup(name);
+	r = read_loose_ref(name, &oid, &target);
+	if (r == -2) {
+		/* vanished since readdir, or a directory: not a ref */
+		free(e->name);
+		l->nr--;
+	} else if (r == -1) {
+		e->flags = REF_ISBROKEN;
+	} else if (r == 0) {
+		oidcpy(&e->oid, &oid);
+	} else {
+		e->target = strbuf_detach(&target, NULL);
+		if (!resolve(name, 1, &e->oid, &flags)) {
+			oidclr(&e->oid);
+			e->flags |= REF_ISBROKEN;
+		}
+		e->flags |= REF_ISSYMREF;
+	}
+	if (r != -2 && check_refname_format(name, REFNAME_ALLOW_ONELEVEL)) {
+		if (!refname_is_safe(name))
+			die("loose refname is dangerous: %s", name);
+		oidclr(&e->oid);
+		e->flags |= REF_BAD_NAME | REF_ISBROKEN;
+	}
+	strbuf_release(&target);
+}
+
+/* dir is a ref name prefix ending in '/' ("refs/heads/"). */
+static void scan_dir(struct loose_list *l, struct strbuf *dir)
+{
+	struct strbuf path = STRBUF_INIT;
+	DIR *d;
+	struct dirent *de;
+	size_t base = dir->len;
+
+	common_path_buf(&path, "%s", dir->buf);
+	d = opendir(path.buf);
+	strbuf_release(&path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		int type = de->d_type;
+		if (de->d_name[0] == '.' || ends_with(de->d_name, ".lock"))
+			continue;
+		strbuf_setlen(dir, base);
+		strbuf_addstr(dir, de->d_name);
+		if (type == DT_UNKNOWN || type == DT_LNK) {
+			struct stat st;
+			struct strbuf p = STRBUF_INIT;
+			common_path_buf(&p, "%s", dir->buf);
+			if (stat(p.buf, &st) < 0) {
+				strbuf_release(&p);
+				continue;
+			}
+			strbuf_release(&p);
+			type = S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
+		}
+		if (type == DT_DIR) {
+			/* descend only where the prefix can still match */
+			size_t n = dir->len < l->plen ? dir->len : l->plen;
+			if (strncmp(dir->buf, l->prefix, n))
+				continue;
+			strbuf_addch(dir, '/');
+			scan_dir(l, dir);
+		} else if (type == DT_REG) {
+			add_loose(l, dir->buf);
+		}
+	}
+	closedir(d);
+	strbuf_setlen(dir, base);
+}
+
+static int cmp_loose(const void *a, const void *b)
+{
+	return strcmp(((const struct loose *)a)->name, ((const struct loose *)b)->name);
+}
+
+struct merge {
+	struct loose_list *l;
+	size_t next;
+	unsigned flags;
+	ref_cb cb;
+	void *data;
+};
+
+static int emit(struct merge *m, const struct ref_entry *e)
+{
+	/* like git, a dangling symref is left out without a word */
+	if ((e->flags & REF_ISBROKEN) &&
+	    (!(m->flags & REFS_INCLUDE_BROKEN) || (e->flags & REF_ISSYMREF)))
+		return 0;
+	return m->cb(e, m->data);
+}
+
+static int emit_loose(struct merge *m, struct loose *lo)
+{
+	struct ref_entry e;
+	e.name = lo->name;
+	oidcpy(&e.oid, &lo->oid);
+	oidclr(&e.peeled);
+	e.flags = lo->flags;
+	e.symref_target = lo->target;
+	return emit(m, &e);
+}
+
+static int merge_packed(struct ref_entry *pe, void *data)
+{
+	struct merge *m = data;
+	int ret;
+	while (m->next < m->l->nr) {
+		struct loose *lo = &m->l->items[m->next];
+		int c = strcmp(lo->name, pe->name);
+		if (c > 0)
+			break;
+		m->next++;
+		if ((ret = emit_loose(m, lo)))
+			return ret;
+		if (!c)
+			return 0; /* the loose ref overrides its packed twin */
+	}
+	return emit(m, pe);
+}
+
+int refs_for_each(const char *prefix, unsigned flags, ref_cb cb, void *data)
+{
+	struct loose_list l = { NULL, 0, 0, prefix, strlen(prefix) };
+	struct strbuf dir = STRBUF_INIT;
+	struct merge m = { &l, 0, flags, cb, data };
+	struct packed_refs *pr;
+	const char *slash = strrchr(prefix, '/');
+	int ret = 0;
+
+	/* the deepest directory that holds every match */
+	if (slash) {
+		strbuf_add(&dir, prefix, slash + 1 - prefix);
+		scan_dir(&l, &dir);
+	} else {
+		strbuf_addstr(&dir, "refs/");
+		if (!strncmp("refs/", prefix, l.plen))
+			scan_dir(&l, &dir);
+	}
+	strbuf_release(&dir);
+	QSORT(l.items, l.nr, cmp_loose);
+
+	pr = packed_refs_get();
+	if (pr)
+		ret = packed_refs_for_each(pr, prefix, merge_packed, &m);
+	while (!ret && m.next < l.nr)
+		ret = emit_loose(&m, &l.items[m.next++]);
+	for (size_t i = 0; i < l.nr; i++) {
+		free(l.items[i].name);
+		free(l.items[i].target);
+	}
+	free(l.items);
+	return ret;
+}
