@@ -14,11 +14,15 @@ strace_syscalls() {
 }
 
 # strace_libs DIR CMD...: shared libraries the process opened (a
-# successful open of a *.so file), or "n/a" without strace.
+# successful open of a *.so file); without strace, those ldd lists for
+# the binary (the same count when nothing is dlopen()ed).
 strace_libs() {
 	local dir=$1 f
 	shift
-	command -v strace >/dev/null 2>&1 || { echo n/a; return; }
+	if ! command -v strace >/dev/null 2>&1; then
+		ldd "$1" 2>/dev/null | grep -c '=> /' || true
+		return
+	fi
 	f=$(mktemp "${TMPDIR:-/tmp}/perf-st.XXXXXX")
 	(cd "$dir" && strace -f -e trace=open,openat -o "$f" -- "$@" >/dev/null 2>&1 </dev/null)
 	grep -E '\.so(\.[0-9]+)*", ' "$f" | grep -vc '= -1 ' || true
