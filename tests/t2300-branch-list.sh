@@ -1,0 +1,95 @@
+#!/bin/sh
+# branch: every listing form beside git, and the fast path: plain listing
+# opens nothing under objects/.
+. "$(dirname "$0")/test-lib.sh"
+
+test_expect_success 'setup: upstream repository and a clone with remotes' '
+	git init -q up && (cd up &&
+		test_commit one && test_commit two &&
+		git branch up/feature one && git branch other) &&
+	git clone -q up r && cd r &&
+	test_commit three &&
+	git branch local/a one && git branch zed &&
+	git branch --track tracked origin/other &&
+	git branch -q --set-upstream-to=origin/up/feature local/a &&
+	git tag -a -m ann ann two
+'
+
+for args in "" "--list" "-l" "-a" "-r" "--all --list" "--show-current" \
+	"--list l*" "--list zed master" "-a --list *e*" "-r --list origin/o*" "--list nothing" \
+	"-v" "-vv" "-a -v" "-r -v" "-vv -a" "--abbrev=10 -v" "--no-abbrev -v" "-v --abbrev=4" \
+	"--sort=-refname" "--sort=objectname" "--sort=committerdate" "--sort=-authordate" \
+	"--sort=refname --sort=-committerdate" "-a --sort=-refname" \
+	"--format=%(refname)" "--format=%(refname:short)|%(HEAD)|%(upstream:short)" \
+	"--format=%(objectname:short)%(if)%(upstream)%(then)[%(upstream:track)]%(end)" \
+	"--format=%(refname:lstrip=-1)%(symref)" "-a --format=%(refname:rstrip=1)" \
+	"--color=always" "--color=always -a" "--color=always -vv" "--color=never" "--color=auto" \
+	"--no-color" "--column=never" "-i --list Z*" "--points-at HEAD" "--points-at one" \
+	"--bogus" "-h"
+do
+	test_expect_success "branch $args" 'cd r && set -f && compare_git branch $args'
+done
+
+test_expect_success 'branch.sort and color.branch config' '
+	cd r &&
+	git config branch.sort -refname && compare_git branch &&
+	git config color.branch always && compare_git branch -a &&
+	git config color.branch.current "bold red" && compare_git branch &&
+	git config --unset branch.sort && git config --unset color.branch &&
+	git config --unset color.branch.current
+'
+
+test_expect_success 'packed, loose and mixed refs list the same' '
+	cd r &&
+	compare_git branch -a &&
+	git pack-refs --all && compare_git branch -a -v &&
+	git branch new-loose && compare_git branch -a &&
+	git rev-parse one >.git/refs/heads/zed && compare_git branch -v
+'
+
+test_expect_success 'detached HEAD at a tag, at a commit, and moved on' '
+	cd r &&
+	git checkout -q ann && compare_git branch && compare_git branch -v &&
+	git checkout -q --detach master && compare_git branch &&
+	git checkout -q HEAD~1 && compare_git branch -a &&
+	git checkout -q origin/other && compare_git branch &&
+	test_tick && git commit -q --allow-empty -m moved && compare_git branch &&
+	compare_git branch --show-current &&
+	git checkout -q master
+'
+
+test_expect_success 'detached HEAD without a reflog' '
+	cd r && git checkout -q --detach master &&
+	mv .git/logs/HEAD saved-log && compare_git branch &&
+	mv saved-log .git/logs/HEAD && git checkout -q master
+'
+
+test_expect_success 'unborn branch' '
+	git init -q empty && cd empty &&
+	compare_git branch && compare_git branch --show-current &&
+	compare_git branch -a -v &&
+	cd ../r && git checkout -q --orphan newborn &&
+	compare_git branch && compare_git branch --show-current &&
+	git checkout -q master
+'
+
+if have_strace; then
+test_expect_success 'plain branch opens nothing under objects/' '
+	cd r &&
+	for a in "" "--list" "-a" "-r" "--show-current" "--format=%(refname:short)%(upstream)"; do
+		strace -f -e trace=open,openat,stat,newfstatat,access,statx -o trace.out \
+			"$MINI_GIT" branch $a >/dev/null &&
+		if grep "objects/" trace.out; then echo "branch $a touched objects/"; exit 1; fi
+	done
+'
+
+test_expect_success 'branch -v looks up only the listed commits (no tags)' '
+	cd r &&
+	strace -f -e trace=openat -o trace.out "$MINI_GIT" branch -v >/dev/null &&
+	! grep "refs/tags" trace.out
+'
+else
+	test_skip 'strace assertions' 'no strace'
+fi
+
+test_done
