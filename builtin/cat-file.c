@@ -86,6 +86,12 @@ static void pretty_tree(const char *buf, size_t size)
 		die("corrupt tree file");
 }
 
+static void stream_blob(const struct object_id *oid)
+{
+	if (odb_stream_blob(oid, stdout) < 0)
+		die("unable to stream %s to stdout", oid_to_hex(oid));
+}
+
 /* `cat-file <type> <object>`: the object, or what it leads to (a tag's
  * target, a commit's tree) when it has another type. */
 static int cat_typed(const char *want_name, const char *name)
@@ -100,6 +106,22 @@ static int cat_typed(const char *want_name, const char *name)
 		die("invalid object type \"%s\"", want_name);
 	if (resolve_name(name, &oid) < 0)
 		die("Not a valid object name %s", name);
+	if (want == OBJ_BLOB) {
+		/* As git: a blob, or a tag of one, is streamed. */
+		struct object_id blob = oid;
+		if (odb_read_header(&oid, &t, &size) == 0 && t == OBJ_TAG) {
+			struct tag_info ti;
+			buf = odb_read_object(&oid, &t, &size);
+			if (!buf || parse_tag_buffer(buf, size, &ti) < 0)
+				die("%s not a valid tag", oid_to_hex(&oid));
+			oidcpy(&blob, &ti.object);
+			free(buf);
+		}
+		if (odb_read_header(&blob, &t, &size) == 0 && t == OBJ_BLOB) {
+			stream_blob(&blob);
+			return 0;
+		}
+	}
 	for (;;) {
 		buf = odb_read_object(&oid, &t, &size);
 		if (!buf)
@@ -153,6 +175,10 @@ static int cat_one(int mode, const char *name)
 	case 'p':
 		if (odb_read_header(&oid, &t, &size) < 0)
 			die("Not a valid object name %s", name);
+		if (t == OBJ_BLOB) {
+			stream_blob(&oid);
+			return 0;
+		}
 		buf = odb_read_object(&oid, &t, &size);
 		if (!buf)
 			die("Not a valid object name %s", name);
@@ -243,21 +269,19 @@ static void batch_one(struct batch *b, const struct object_id *oid, const char *
 	size_t size = 0;
 	char *data = NULL;
 
-	if (b->contents) {
+	if ((b->contents || b->need_info) && odb_read_header(oid, &t, &size) < 0) {
+		strbuf_addf(&b->out, "%s missing\n", input ? input : oid_to_hex(oid));
+		batch_flush(b);
+		return;
+	} else if (!b->contents && !b->need_info && !odb_has_object(oid)) {
+		strbuf_addf(&b->out, "%s missing\n", input ? input : oid_to_hex(oid));
+		batch_flush(b);
+		return;
+	}
+	if (b->contents && t != OBJ_BLOB) {
 		data = odb_read_object(oid, &t, &size);
-		if (!data) {
-			strbuf_addf(&b->out, "%s missing\n", input ? input : oid_to_hex(oid));
-			batch_flush(b);
-			return;
-		}
-	} else if (b->need_info && odb_read_header(oid, &t, &size) < 0) {
-		strbuf_addf(&b->out, "%s missing\n", input ? input : oid_to_hex(oid));
-		batch_flush(b);
-		return;
-	} else if (!b->need_info && !odb_has_object(oid)) {
-		strbuf_addf(&b->out, "%s missing\n", input ? input : oid_to_hex(oid));
-		batch_flush(b);
-		return;
+		if (!data)
+			die("object %s disappeared", oid_to_hex(oid));
 	}
 	for (size_t i = 0; i < b->nr; i++) {
 		const struct fmt_part *p = &b->parts[i];
@@ -270,7 +294,12 @@ static void batch_one(struct batch *b, const struct object_id *oid, const char *
 		}
 	}
 	strbuf_addch(&b->out, '\n');
-	if (data) {
+	if (b->contents && t == OBJ_BLOB) {
+		fwrite(b->out.buf, 1, b->out.len, stdout);
+		strbuf_reset(&b->out);
+		stream_blob(oid);
+		strbuf_addch(&b->out, '\n');
+	} else if (data) {
 		/* Large contents go straight out instead of through the buffer. */
 		fwrite(b->out.buf, 1, b->out.len, stdout);
 		strbuf_reset(&b->out);

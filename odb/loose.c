@@ -203,6 +203,79 @@ out:
 	return ret;
 }
 
+int loose_stream(const char *objdir, const struct object_id *oid, FILE *out)
+{
+	struct strbuf path = STRBUF_INIT;
+	unsigned char hdr[MAX_HEADER_LEN + 1], chunk[16384];
+	unsigned char *map;
+	struct stat st;
+	z_stream zs;
+	enum object_type type;
+	size_t size, have, written = 0;
+	char *nul;
+	int fd, zst, ret = -1;
+
+	loose_path(&path, objdir, oid);
+	fd = open(path.buf, O_RDONLY | O_CLOEXEC);
+	strbuf_release(&path);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (fstat(fd, &st) < 0 || !st.st_size) {
+		close(fd);
+		return -1;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -1;
+	memset(&zs, 0, sizeof(zs));
+	if (inflateInit(&zs) != Z_OK)
+		die("inflateInit failed");
+	zs.next_in = map;
+	zs.avail_in = st.st_size > (1 << 30) ? 1u << 30 : (unsigned)st.st_size;
+	zs.next_out = hdr;
+	zs.avail_out = MAX_HEADER_LEN;
+	zst = zinflate(&zs, Z_NO_FLUSH);
+	hdr[MAX_HEADER_LEN - zs.avail_out] = 0;
+	nul = memchr(hdr, 0, MAX_HEADER_LEN - zs.avail_out);
+	if (zst < Z_OK || !nul || parse_header((char *)hdr, &type, &size) < 0 || type == OBJ_BAD)
+		goto out;
+	/* Bytes inflated past the header come first. Like git's reader, the
+	 * stream ending early just ends the output; only zlib errors, or
+	 * input running out before size bytes, fail. */
+	have = MAX_HEADER_LEN - zs.avail_out - (size_t)(nul + 1 - (char *)hdr);
+	if (have > size)
+		have = size;
+	memcpy(chunk, nul + 1, have);
+	while (written < size) {
+		size_t want = size - written < sizeof(chunk) ? size - written : sizeof(chunk);
+		int ended = zst == Z_STREAM_END;
+		while (have < want && !ended) {
+			zs.next_out = chunk + have;
+			zs.avail_out = (unsigned)(want - have);
+			zst = zinflate(&zs, Z_FINISH);
+			have = want - zs.avail_out;
+			if (zst == Z_STREAM_END)
+				ended = 1;
+			else if (zst != Z_OK && (zst != Z_BUF_ERROR || have < want))
+				goto out;
+		}
+		if (!have)
+			break;
+		if (fwrite(chunk, 1, have, out) != have)
+			goto out;
+		written += have;
+		have = 0;
+		if (ended)
+			break;
+	}
+	ret = 1;
+out:
+	inflateEnd(&zs);
+	munmap(map, (size_t)st.st_size);
+	return ret;
+}
+
 int loose_write(const char *objdir, const struct object_id *oid, const char *type,
 		const void *data, size_t len, int level)
 {

@@ -18,6 +18,10 @@ void loose_path(struct strbuf *sb, const char *objdir, const struct object_id *o
 int loose_read(const char *objdir, const struct object_id *oid,
 	       enum object_type *type, size_t *size, void **data);
 
+/* Streams the contents of the loose object to out as git's loose stream
+ * reader does (see odb_stream_blob). 1 done, 0 no such file, -1 error. */
+int loose_stream(const char *objdir, const struct object_id *oid, FILE *out);
+
 /* Does the file exist (one stat, nothing read)? */
 int loose_exists(const char *objdir, const struct object_id *oid);
 

@@ -13,7 +13,8 @@
 /* An object directory: the repository's own, then its alternates. */
 struct odb_source {
 	struct odb_source *next;
-	char *path;
+	char *path;   /* as used in paths and messages */
+	char *abs;    /* normalized absolute form, to spot duplicates */
 	int local;
 };
 
@@ -88,7 +89,7 @@ static void add_source(const char *path, int local, int depth)
 		strbuf_setlen(&norm, norm.len - 1);
 	/* A directory already known (a cycle, or listed twice) is ignored. */
 	for (s = sources; s; s = s->next)
-		if (!strcmp(s->path, norm.buf)) {
+		if (!strcmp(s->abs, norm.buf)) {
 			strbuf_release(&norm);
 			return;
 		}
@@ -99,21 +100,43 @@ static void add_source(const char *path, int local, int depth)
 		return;
 	}
 	s = xcalloc(1, sizeof(*s));
-	s->path = strbuf_detach(&norm, NULL);
+	s->path = local ? xstrdup(path) : xstrdup(norm.buf);
+	s->abs = strbuf_detach(&norm, NULL);
 	s->local = local;
 	*sources_tail = s;
 	sources_tail = &s->next;
 	read_alternates(s->path, depth);
 }
 
+/* The main objects dir as git names it in messages: relative to the
+ * directory setup moved us to (".git/objects", "./objects" when bare). */
+static char *main_objdir(void)
+{
+	struct strbuf cwd = STRBUF_INIT, abs = STRBUF_INIT;
+	const char *rest;
+	char *ret;
+
+	strbuf_realpath_lexical(&abs, odb_objdir());
+	if (strbuf_getcwd(&cwd) == 0 && skip_prefix(abs.buf, cwd.buf, &rest) && *rest == '/')
+		ret = !strcmp(rest, "/objects") ? xstrdup("./objects") : xstrdup(rest + 1);
+	else
+		ret = xstrdup(odb_objdir());
+	strbuf_release(&cwd);
+	strbuf_release(&abs);
+	return ret;
+}
+
 static void prepare_sources(void)
 {
 	const char *env;
+	char *main;
 
 	if (sources_ready)
 		return;
 	sources_ready = 1;
-	add_source(odb_objdir(), 1, 0);
+	main = main_objdir();
+	add_source(main, 1, 0);
+	free(main);
 	env = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
 	if (env && *env) {
 		char *copy = xstrdup(env), *tok, *save = NULL;
@@ -343,6 +366,35 @@ int odb_has_object(const struct object_id *oid)
 			return 1;
 	odb_reprepare();
 	return find_packed(oid, &off) != NULL;
+}
+
+int odb_stream_blob(const struct object_id *oid, FILE *out)
+{
+	struct odb_source *s;
+	uint64_t off;
+	enum object_type t;
+	size_t size;
+	void *data;
+
+	if (find_packed(oid, &off)) {
+		data = odb_read_object_gently(oid, &t, &size);
+		if (!data)
+			return -1;
+		fwrite(data, 1, size, out);
+		free(data);
+		return 0;
+	}
+	for (s = sources; s; s = s->next) {
+		int r = loose_stream(s->path, oid, out);
+		if (r)
+			return r > 0 ? 0 : -1;
+	}
+	data = odb_read_object_gently(oid, &t, &size);
+	if (!data)
+		return -1;
+	fwrite(data, 1, size, out);
+	free(data);
+	return 0;
 }
 
 void odb_hash_object(enum object_type type, const void *data, size_t len, struct object_id *oid)

@@ -45,6 +45,15 @@ int odb_read_header(const struct object_id *oid, enum object_type *type, size_t 
 int odb_has_object(const struct object_id *oid);
 
 /*
+ * Write a blob's contents to out the way git streams blobs (cat-file -p,
+ * cat-file blob, --batch): a loose blob is inflated 16 KiB at a time and
+ * each full chunk written, so a corrupt one fails part way (git prints
+ * only zlib's error, and the caller "unable to stream <id> to stdout").
+ * Returns 0, or -1 (missing or corrupt).
+ */
+int odb_stream_blob(const struct object_id *oid, FILE *out);
+
+/*
  * Abbreviated ids. hex is len (4..40) hex digits. Returns 1 with *out set
  * when exactly one object matches, 0 when none, -1 when ambiguous (then
  * *out is one of the candidates). for_each_candidate lists all matches.
