@@ -1,0 +1,1331 @@
+/* fsck.c: verify every object (loose and packed, alternates included),
+ * their syntax and the connectivity from refs, HEAD, reflogs and the
+ * index, with git 2.39's messages and exit bits.
+ *
+ * Shape: all ids are collected first (loose file names, .idx tables) into
+ * one sorted table. Packs are then verified by pack_walk() on every core;
+ * each verified object records its outgoing links as table indexes (ids
+ * not in the table go to a "missing" list), so connectivity needs no
+ * second read of any object. Messages of one pack are kept per entry and
+ * printed in pack order when the pack is done, which is git's order. */
+#include "builtin/builtin.h"
+#include "lib/config.h"
+#include "lib/repo.h"
+#include "lib/thread-pool.h"
+#include "odb/odb.h"
+#include "odb/pack.h"
+#include "odb/pack-walk.h"
+#include "odb/fsck-check.h"
+#include "odb/object.h"
+#include "refs/refs.h"
+#include "sha1/object-hash.h"
+#include <dirent.h>
+#include <inttypes.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#define ERROR_OBJECT 01
+#define ERROR_REACHABLE 02
+#define ERROR_PACK 04
+#define ERROR_REFS 010
+
+enum {
+	HAS_OBJ = 1,    /* verified: type and links known */
+	SEEN = 2,       /* syntax already checked (first copy wins) */
+	USED = 4,       /* something points at it */
+	REACHABLE = 8,
+	IN_PACK = 16,
+	IN_LOOSE = 32,
+};
+
+/* A link: table index in the low 28 bits, type in bits 28-30, bit 31
+ * set when the index is into the missing list instead. */
+#define LINK_MISSING 0x80000000u
+#define LINK_INDEX(l) ((l) & 0x0fffffffu)
+#define LINK_TYPE(l) ((enum object_type)(((l) >> 28) & 7))
+
+struct fobj {
+	struct object_id oid;
+	uint8_t type;
+	uint8_t flags;
+	uint32_t *links;    /* links[0] = count */
+};
+
+static struct fobj *objs;
+static size_t nr_objs, alloc_objs;
+static struct object_id *missing;
+static uint8_t *missing_type;
+static size_t nr_missing, alloc_missing;
+static pthread_mutex_t missing_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int errors_found;
+static int check_full = 1, connectivity_only, show_dangling = 1, show_unreachable;
+static int show_root, show_tags, check_strict, verbose, show_progress = -1;
+static int include_reflogs = 1, keep_cache;
+static struct fsck_options fopts = FSCK_OPTIONS_INIT;
+
+static const char *const fsck_usage[] = {
+	"git fsck [--tags] [--root] [--unreachable] [--cache] [--no-reflogs]\n"
+	"         [--[no-]full] [--strict] [--verbose] [--lost-found]\n"
+	"         [--[no-]dangling] [--[no-]progress] [--connectivity-only]\n"
+	"         [--[no-]name-objects] [<object>...]",
+	NULL
+};
+
+static int cmp_fobj(const void *a, const void *b)
+{
+	return oidcmp(&((const struct fobj *)a)->oid, &((const struct fobj *)b)->oid);
+}
+
+static struct fobj *find_obj(const struct object_id *oid)
+{
+	size_t lo = 0, hi = nr_objs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = oidcmp(&objs[mid].oid, oid);
+		if (!c)
+			return &objs[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static void add_id(const unsigned char *id, uint8_t where)
+{
+	ALLOC_GROW(objs, nr_objs + 1, alloc_objs);
+	memset(&objs[nr_objs], 0, sizeof(objs[0]));
+	memcpy(objs[nr_objs].oid.hash, id, RAW_SZ);
+	objs[nr_objs].flags = where;
+	nr_objs++;
+}
+
+static void sort_table(void)
+{
+	size_t i, j = 0;
+	QSORT(objs, nr_objs, cmp_fobj);
+	for (i = 0; i < nr_objs; i++) {
+		if (j && oideq(&objs[j - 1].oid, &objs[i].oid)) {
+			objs[j - 1].flags |= objs[i].flags;
+			continue;
+		}
+		objs[j++] = objs[i];
+	}
+	nr_objs = j;
+}
+
+static uint32_t link_to(const struct object_id *oid, enum object_type type)
+{
+	struct fobj *o = find_obj(oid);
+	uint32_t idx;
+
+	if (o)
+		return (uint32_t)(o - objs) | (uint32_t)type << 28;
+	pthread_mutex_lock(&missing_lock);
+	ALLOC_GROW(missing, nr_missing + 1, alloc_missing);
+	missing_type = xrealloc(missing_type, alloc_missing);
+	oidcpy(&missing[nr_missing], oid);
+	missing_type[nr_missing] = type;
+	idx = (uint32_t)nr_missing++;
+	pthread_mutex_unlock(&missing_lock);
+	return idx | (uint32_t)type << 28 | LINK_MISSING;
+}
+
+/* Output of one object, kept until it can be printed in git's order. */
+struct msgs {
+	struct strbuf out, err;
+};
+
+static void msg_add(struct msgs *m, int to_err, const char *fmt, ...) FORMAT_PRINTF(3, 4);
+static void msg_add(struct msgs *m, int to_err, const char *fmt, ...)
+{
+	va_list ap;
+	struct strbuf *sb = to_err ? &m->err : &m->out;
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+	strbuf_addch(sb, '\n');
+}
+
+static void msg_flush(struct msgs *m)
+{
+	if (m->out.len)
+		fwrite(m->out.buf, 1, m->out.len, stdout);
+	if (m->err.len) {
+		fflush(stdout);
+		fwrite(m->err.buf, 1, m->err.len, stderr);
+	}
+	strbuf_release(&m->out);
+	strbuf_release(&m->err);
+}
+
+static const char *printable_type(enum object_type t)
+{
+	const char *s = type_name(t);
+	return s ? s : "unknown";
+}
+
+static void report_cb(void *data, const struct object_id *oid, enum object_type type,
+		      enum fsck_msg_type sev, const char *msg)
+{
+	struct msgs *m = data;
+	msg_add(m, 1, "%s in %s %s: %s", sev == FSCK_ERROR ? "error" : "warning",
+		printable_type(type), oid_to_hex(oid), msg);
+}
+
+/*
+ * What git's parse_object_buffer() refuses: a commit without a well-formed
+ * tree line or with bad parent lines, a tag without its object and type
+ * headers. Returns the error line git prints, or NULL when it parses.
+ */
+static int parse_refuses(enum object_type type, const char *buf, size_t len,
+			 const struct object_id *oid, struct msgs *m)
+{
+	const char *p = buf, *end = buf + len;
+	struct object_id x;
+
+	if (type == OBJ_COMMIT) {
+		if (len <= 5 + HEX_SZ + 1 || memcmp(p, "tree ", 5) || p[5 + HEX_SZ] != '\n') {
+			msg_add(m, 1, "error: bogus commit object %s", oid_to_hex(oid));
+			return 1;
+		}
+		if (get_oid_hex(p + 5, &x)) {
+			msg_add(m, 1, "error: bad tree pointer in commit %s", oid_to_hex(oid));
+			return 1;
+		}
+		p += 5 + HEX_SZ + 1;
+		while (p + 7 + HEX_SZ < end && !memcmp(p, "parent ", 7)) {
+			if (end <= p + 7 + HEX_SZ + 1 || get_oid_hex(p + 7, &x) || p[7 + HEX_SZ] != '\n') {
+				msg_add(m, 1, "error: bad parents in commit %s", oid_to_hex(oid));
+				return 1;
+			}
+			p += 7 + HEX_SZ + 1;
+		}
+	} else if (type == OBJ_TAG) {
+		const char *nl;
+		if (len < HEX_SZ + 24 || memcmp(p, "object ", 7) || get_oid_hex(p + 7, &x) ||
+		    p[7 + HEX_SZ] != '\n')
+			return 1;
+		p += 7 + HEX_SZ + 1;
+		if (end - p < 5 || memcmp(p, "type ", 5))
+			return 1;
+		p += 5;
+		nl = memchr(p, '\n', end - p);
+		if (!nl || nl - p >= 10)
+			return 1;
+		if (type_from_string(p, nl - p) <= 0) {
+			msg_add(m, 1, "error: unknown tag type '%.*s' in %s", (int)(nl - p), p,
+				oid_to_hex(oid));
+			return 1;
+		}
+		p = nl + 1;
+		if (!(p + 4 < end && !memcmp(p, "tag ", 4)))
+			return 1;
+		if (!memchr(p + 4, '\n', end - p - 4))
+			return 1;
+	}
+	return 0;
+}
+
+/* Links of a parsed object, as git's fsck_walk() sees them. */
+static uint32_t *collect_links(enum object_type type, const char *buf, size_t len,
+			       struct msgs *m, const struct object_id *oid, int *walk_err)
+{
+	uint32_t *l = NULL;
+	size_t nr = 1, alloc = 0;
+	struct object_id x;
+
+	ALLOC_GROW(l, 1, alloc);
+	*walk_err = 0;
+	if (type == OBJ_TREE) {
+		struct tree_iter it;
+		struct tree_entry e;
+		int r;
+		tree_iter_init(&it, buf, len);
+		while ((r = tree_iter_next(&it, &e)) > 0) {
+			enum object_type t;
+			if (S_ISDIR(e.mode))
+				t = OBJ_TREE;
+			else if (S_ISREG(e.mode) || S_ISLNK(e.mode))
+				t = OBJ_BLOB;
+			else
+				continue;
+			ALLOC_GROW(l, nr + 1, alloc);
+			l[nr++] = link_to(e.oid, t);
+		}
+		(void)m;
+		(void)oid;
+	} else if (type == OBJ_COMMIT) {
+		const char *p = buf + 5, *end = buf + len;
+		get_oid_hex(p, &x);
+		ALLOC_GROW(l, nr + 1, alloc);
+		l[nr++] = link_to(&x, OBJ_TREE);
+		p += HEX_SZ + 1;
+		while (p + 7 + HEX_SZ < end && !memcmp(p, "parent ", 7) && !get_oid_hex(p + 7, &x)) {
+			ALLOC_GROW(l, nr + 1, alloc);
+			l[nr++] = link_to(&x, OBJ_COMMIT);
+			p += 7 + HEX_SZ + 1;
+		}
+	} else if (type == OBJ_TAG) {
+		const char *p = buf + 7 + HEX_SZ + 1 + 5;
+		const char *nl = memchr(p, '\n', buf + len - p);
+		get_oid_hex(buf + 7, &x);
+		ALLOC_GROW(l, nr + 1, alloc);
+		l[nr++] = link_to(&x, type_from_string(p, nl - p));
+	}
+	l[0] = (uint32_t)(nr - 1);
+	return l;
+}
+
+/* Does the tree decoder git uses in fsck_walk stop at the first entry?
+ * Then git reports "broken links" before the syntax checks. */
+static int tree_first_entry_bad(const char *buf, size_t len, const char **why)
+{
+	const char *s = buf;
+	if (!len)
+		return 0;
+	if (len < RAW_SZ + 3 || buf[len - (RAW_SZ + 1)]) {
+		*why = "too-short tree object";
+		return 1;
+	}
+	if (*s == ' ') {
+		*why = "malformed mode in tree entry";
+		return 1;
+	}
+	while (*s != ' ') {
+		if (*s < '0' || *s > '7') {
+			*why = "malformed mode in tree entry";
+			return 1;
+		}
+		s++;
+	}
+	if (!s[1]) {
+		*why = "empty filename in tree entry";
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * git's fsck_obj() on a verified object: the walk (links), the syntax
+ * checks, --root and --tags lines. Returns non-zero when the syntax check
+ * found errors. The object's table entry gets its type and links.
+ */
+static int check_obj(struct fobj *o, enum object_type type, const char *buf, size_t len,
+		     struct msgs *m, int *parse_failed)
+{
+	const char *why = NULL, *why2 = NULL;
+	int err, walk_err = 0;
+	uint8_t old;
+
+	*parse_failed = 0;
+	if (parse_refuses(type, buf, len, &o->oid, m)) {
+		*parse_failed = 1;
+		return 0;
+	}
+	old = __atomic_fetch_or(&o->flags, SEEN | HAS_OBJ, __ATOMIC_ACQ_REL);
+	if (old & SEEN)
+		return 0;
+	o->type = type;
+	o->links = collect_links(type, buf, len, m, &o->oid, &walk_err);
+	if (type == OBJ_TREE && tree_first_entry_bad(buf, len, &why)) {
+		msg_add(m, 1, "error: %s", why);
+		msg_add(m, 1, "error in tree %s: broken links", oid_to_hex(&o->oid));
+		__atomic_fetch_or(&errors_found, ERROR_OBJECT, __ATOMIC_RELAXED);
+	}
+	{
+		size_t before = m->err.len;
+		struct strbuf tail = STRBUF_INIT;
+		err = fsck_check_object(&fopts, &o->oid, type, buf, len, report_cb, m, &why2);
+		if (why2) {
+			/* git's tree decoder prints its reason before the report. */
+			strbuf_add(&tail, m->err.buf + before, m->err.len - before);
+			strbuf_setlen(&m->err, before);
+			msg_add(m, 1, "error: %s", why2);
+			strbuf_addbuf(&m->err, &tail);
+			strbuf_release(&tail);
+		}
+	}
+	if (err)
+		return err;
+	if (type == OBJ_COMMIT && show_root) {
+		const char *p = buf + 5 + HEX_SZ + 1;
+		if (!(p + 7 < buf + len && !memcmp(p, "parent ", 7)))
+			msg_add(m, 0, "root %s", oid_to_hex(&o->oid));
+	}
+	if (type == OBJ_TAG && show_tags) {
+		struct object_id x;
+		const char *p = buf + 7 + HEX_SZ + 1 + 5;
+		const char *nl = memchr(p, '\n', buf + len - p);
+		const char *tag = nl + 1 + 4, *tnl = memchr(tag, '\n', buf + len - tag);
+		get_oid_hex(buf + 7, &x);
+		msg_add(m, 0, "tagged %.*s %s (%.*s) in %s", (int)(nl - p), p, oid_to_hex(&x),
+			(int)(tnl - tag), tag, oid_to_hex(&o->oid));
+	}
+	return 0;
+}
+
+/* ---- loose objects ---- */
+
+struct objdir {
+	char *path;
+	int local;
+};
+static struct objdir *dirs;
+static size_t nr_dirs, alloc_dirs;
+
+static void add_objdir(const char *path, int local, int depth);
+
+static void read_alternates(const char *objdir, int depth)
+{
+	struct strbuf sb = STRBUF_INIT, file = STRBUF_INIT;
+	char *p, *line;
+
+	strbuf_addf(&file, "%s/info/alternates", objdir);
+	if (strbuf_read_file(&sb, file.buf, 0) < 0) {
+		strbuf_release(&file);
+		strbuf_release(&sb);
+		return;
+	}
+	for (p = sb.buf; (line = strsep(&p, "\n"));) {
+		struct strbuf path = STRBUF_INIT;
+		if (!*line || *line == '#')
+			continue;
+		if (*line == '/')
+			strbuf_addstr(&path, line);
+		else
+			strbuf_addf(&path, "%s/%s", objdir, line);
+		add_objdir(path.buf, 0, depth + 1);
+		strbuf_release(&path);
+	}
+	strbuf_release(&file);
+	strbuf_release(&sb);
+}
+
+static void add_objdir(const char *path, int local, int depth)
+{
+	struct strbuf norm = STRBUF_INIT;
+
+	if (depth > 5)
+		return;
+	strbuf_realpath_lexical(&norm, path);
+	for (size_t i = 0; i < nr_dirs; i++)
+		if (!strcmp(dirs[i].path, norm.buf)) {
+			strbuf_release(&norm);
+			return;
+		}
+	if (!is_dir(norm.buf)) {
+		strbuf_release(&norm);
+		return;
+	}
+	ALLOC_GROW(dirs, nr_dirs + 1, alloc_dirs);
+	dirs[nr_dirs].path = strbuf_detach(&norm, NULL);
+	dirs[nr_dirs].local = local;
+	nr_dirs++;
+	read_alternates(dirs[nr_dirs - 1].path, depth);
+}
+
+struct loose {
+	struct object_id oid;
+	char *path;
+};
+static struct loose *loose;
+static size_t nr_loose, alloc_loose;
+static char **cruft;
+static size_t nr_cruft, alloc_cruft;
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The path as git prints it: relative to the top of the work tree when
+ * the objects live under it. */
+static char *display_path(const char *dir, const char *sub, const char *name)
+{
+	const char *rel = dir;
+	if (the_repo.worktree) {
+		size_t n = strlen(the_repo.worktree);
+		if (!strncmp(dir, the_repo.worktree, n) && dir[n] == '/')
+			rel = dir + n + 1;
+	} else {
+		struct strbuf cwd = STRBUF_INIT;
+		if (!strbuf_getcwd(&cwd)) {
+			size_t n = cwd.len;
+			if (!strncmp(dir, cwd.buf, n) && dir[n] == '/')
+				rel = dir + n + 1;
+			else if (!strcmp(dir, cwd.buf))
+				rel = ".";
+		}
+		strbuf_release(&cwd);
+	}
+	return sub ? xstrfmt("%s/%s/%s", rel, sub, name) : xstrfmt("%s/%s", rel, name);
+}
+
+static void scan_loose(const char *dir)
+{
+	char sub[3];
+	for (int i = 0; i < 256; i++) {
+		struct strbuf path = STRBUF_INIT;
+		DIR *d;
+		struct dirent *de;
+		char **names = NULL;
+		size_t nr = 0, alloc = 0;
+
+		snprintf(sub, sizeof(sub), "%02x", i);
+		strbuf_addf(&path, "%s/%s", dir, sub);
+		d = opendir(path.buf);
+		strbuf_release(&path);
+		if (!d)
+			continue;
+		while ((de = readdir(d))) {
+			if (de->d_name[0] == '.' && (!de->d_name[1] || (de->d_name[1] == '.' && !de->d_name[2])))
+				continue;
+			ALLOC_GROW(names, nr + 1, alloc);
+			names[nr++] = xstrdup(de->d_name);
+		}
+		closedir(d);
+		QSORT(names, nr, cmp_str);
+		for (size_t k = 0; k < nr; k++) {
+			char hex[HEX_SZ + 1];
+			struct object_id oid;
+			size_t l = strlen(names[k]);
+			memcpy(hex, sub, 2);
+			if (l == HEX_SZ - 2) {
+				memcpy(hex + 2, names[k], HEX_SZ - 2);
+				hex[HEX_SZ] = '\0';
+			}
+			if (l == HEX_SZ - 2 && !get_oid_hex(hex, &oid) &&
+			    strspn(names[k], "0123456789abcdef") == l) {
+				ALLOC_GROW(loose, nr_loose + 1, alloc_loose);
+				oidcpy(&loose[nr_loose].oid, &oid);
+				loose[nr_loose].path = display_path(dir, sub, names[k]);
+				nr_loose++;
+				add_id(oid.hash, IN_LOOSE);
+			} else if (!starts_with(names[k], "tmp_obj_")) {
+				ALLOC_GROW(cruft, nr_cruft + 1, alloc_cruft);
+				cruft[nr_cruft++] = display_path(dir, sub, names[k]);
+			}
+			free(names[k]);
+		}
+		free(names);
+	}
+}
+
+static const char *zerr(int st)
+{
+	switch (st) {
+	case Z_MEM_ERROR: return "out of memory";
+	case Z_NEED_DICT: return "needs dictionary";
+	case Z_DATA_ERROR: return "data stream error";
+	case Z_STREAM_ERROR: return "stream consistency error";
+	default: return "unknown error";
+	}
+}
+
+/* git_inflate(): zlib's failures other than "needs more" are printed. */
+static int g_inflate(z_stream *z, int flush, struct msgs *m)
+{
+	int st = inflate(z, flush);
+	if (st != Z_OK && st != Z_BUF_ERROR && st != Z_STREAM_END)
+		msg_add(m, 1, "error: inflate: %s (%s)", zerr(st), z->msg ? z->msg : "no message");
+	return st;
+}
+
+/* git's read_loose_object(): returns 0 with the contents, or -1 after the
+ * messages it prints; *mismatch when the data hashes to another id. */
+static int read_loose(const struct loose *lo, struct msgs *m, enum object_type *type,
+		      char **contents, size_t *size, struct object_id *real, char **bad_type)
+{
+	struct strbuf full = STRBUF_INIT;
+	unsigned char hdr[32];
+	z_stream z;
+	int fd, st, ret = -1;
+	struct stat s;
+	void *map = NULL;
+	const char *p;
+	size_t hlen;
+	uint64_t sz = 0;
+
+	*contents = NULL;
+	*bad_type = NULL;
+	fd = open(lo->path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &s) < 0 || !s.st_size ||
+	    (map = mmap(NULL, s.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
+		msg_add(m, 1, "error: unable to mmap %s: %s", lo->path, strerror(errno ? errno : EINVAL));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	memset(&z, 0, sizeof(z));
+	inflateInit(&z);
+	z.next_in = map;
+	z.avail_in = (uInt)s.st_size;
+	z.next_out = hdr;
+	z.avail_out = sizeof(hdr);
+	st = g_inflate(&z, 0, m);
+	if (st < Z_OK) {
+		msg_add(m, 1, "error: unable to unpack header of %s", lo->path);
+		goto out;
+	}
+	if (!memchr(hdr, '\0', z.next_out - hdr)) {
+		msg_add(m, 1, "error: header for %s too long, exceeds 32 bytes", lo->path);
+		goto out;
+	}
+	p = memchr(hdr, ' ', z.next_out - hdr);
+	hlen = strlen((char *)hdr) + 1;
+	if (!p || p > (char *)hdr + hlen) {
+		msg_add(m, 1, "error: unable to parse header of %s", lo->path);
+		goto out;
+	}
+	*type = type_from_string((char *)hdr, p - (char *)hdr);
+	for (p++; *p >= '0' && *p <= '9'; p++) {
+		if (sz > (UINT64_MAX - 9) / 10)
+			break;
+		sz = sz * 10 + (*p - '0');
+	}
+	if (*p || p[-1] == ' ') {
+		msg_add(m, 1, "error: unable to parse header of %s", lo->path);
+		goto out;
+	}
+	if (*type <= 0) {
+		*bad_type = xstrndup((char *)hdr, strchr((char *)hdr, ' ') - (char *)hdr);
+		ret = -2;
+		goto out;
+	}
+	if (sz > (uint64_t)s.st_size * 1040 + 64) {
+		msg_add(m, 1, "error: corrupt loose object '%s'", oid_to_hex(&lo->oid));
+		msg_add(m, 1, "error: unable to unpack contents of %s", lo->path);
+		goto out;
+	}
+	{
+		char *buf = xmalloc(sz + 1);
+		size_t have = z.total_out - hlen;
+		if (have > sz)
+			have = sz;
+		memcpy(buf, hdr + hlen, have);
+		buf[sz] = '\0';
+		z.next_out = (unsigned char *)buf + have;
+		z.avail_out = (uInt)(sz - have);
+		st = Z_OK;
+		while (st == Z_OK)
+			st = g_inflate(&z, Z_FINISH, m);
+		if (!(st == Z_STREAM_END && !z.avail_in)) {
+			if (st < 0)
+				msg_add(m, 1, "error: corrupt loose object '%s'", oid_to_hex(&lo->oid));
+			else if (z.avail_in)
+				msg_add(m, 1, "error: garbage at end of loose object '%s'", oid_to_hex(&lo->oid));
+			msg_add(m, 1, "error: unable to unpack contents of %s", lo->path);
+			free(buf);
+			goto out;
+		}
+		hash_object_buf(type_name(*type), buf, sz, real);
+		*contents = buf;
+		*size = sz;
+		if (!oideq(real, &lo->oid))
+			goto out;
+	}
+	ret = 0;
+out:
+	inflateEnd(&z);
+	munmap(map, s.st_size);
+	strbuf_release(&full);
+	return ret;
+}
+
+static void verify_loose(void)
+{
+	for (size_t i = 0; i < nr_loose; i++) {
+		struct msgs m = { STRBUF_INIT, STRBUF_INIT };
+		enum object_type type = OBJ_NONE;
+		char *contents, *bad_type;
+		size_t size = 0;
+		struct object_id real;
+		int r, parse_failed;
+
+		oidclr(&real);
+		r = read_loose(&loose[i], &m, &type, &contents, &size, &real, &bad_type);
+		if (r == -2) {
+			msg_add(&m, 1, "error: %s: object is of unknown type '%s': %s",
+				oid_to_hex(&real), bad_type, loose[i].path);
+			free(bad_type);
+		} else if (r < 0) {
+			if (contents && !oideq(&real, &loose[i].oid))
+				msg_add(&m, 1, "error: %s: hash-path mismatch, found at: %s",
+					oid_to_hex(&real), loose[i].path);
+			else
+				msg_add(&m, 1, "error: %s: object corrupt or missing: %s",
+					oid_to_hex(&loose[i].oid), loose[i].path);
+		}
+		if (r < 0) {
+			errors_found |= ERROR_OBJECT;
+			free(contents);
+			msg_flush(&m);
+			continue;
+		}
+		if (check_obj(find_obj(&loose[i].oid), type, contents, size, &m, &parse_failed))
+			errors_found |= ERROR_OBJECT;
+		if (parse_failed) {
+			errors_found |= ERROR_OBJECT;
+			msg_add(&m, 1, "error: %s: object could not be parsed: %s",
+				oid_to_hex(&loose[i].oid), loose[i].path);
+		}
+		free(contents);
+		msg_flush(&m);
+	}
+}
+
+/* ---- packs ---- */
+
+struct fpack {
+	struct packed_git p;
+	char *name;       /* the .pack path as git prints it */
+	int local;
+	int64_t mtime;
+	int usable;
+};
+static struct fpack *packs;
+static size_t nr_packs, alloc_packs;
+
+static void scan_packs(const char *dir, int local)
+{
+	struct strbuf path = STRBUF_INIT;
+	DIR *d;
+	struct dirent *de;
+
+	strbuf_addf(&path, "%s/pack", dir);
+	d = opendir(path.buf);
+	if (!d) {
+		strbuf_release(&path);
+		return;
+	}
+	while ((de = readdir(d))) {
+		struct strbuf idx = STRBUF_INIT, pk = STRBUF_INIT;
+		struct stat s;
+		struct fpack *f;
+		size_t l = strlen(de->d_name);
+		if (l < 5 || !ends_with(de->d_name, ".idx"))
+			continue;
+		strbuf_addf(&idx, "%s/%s", path.buf, de->d_name);
+		strbuf_addf(&pk, "%s/%.*s.pack", path.buf, (int)(l - 4), de->d_name);
+		if (stat(pk.buf, &s) < 0) {
+			strbuf_release(&idx);
+			strbuf_release(&pk);
+			continue;
+		}
+		ALLOC_GROW(packs, nr_packs + 1, alloc_packs);
+		f = &packs[nr_packs++];
+		memset(f, 0, sizeof(*f));
+		pack_init(&f->p, idx.buf);
+		{
+			char *base = xstrndup(de->d_name, l - 4);
+			char *sub = xstrfmt("%s.pack", base);
+			f->name = display_path(path.buf, NULL, sub);
+			free(sub);
+			free(base);
+		}
+		f->local = local;
+		f->mtime = s.st_mtime;
+		strbuf_release(&idx);
+		strbuf_release(&pk);
+	}
+	closedir(d);
+	strbuf_release(&path);
+}
+
+/* git's order: local packs first, then the youngest first. */
+static int cmp_pack(const void *a, const void *b)
+{
+	const struct fpack *x = a, *y = b;
+	if (x->local != y->local)
+		return y->local - x->local;
+	if (x->mtime != y->mtime)
+		return x->mtime < y->mtime ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+struct pack_ctx {
+	struct fpack *f;
+	struct msgs **msgs;   /* per entry in pack order, allocated on need */
+	int err;              /* git's verify_pack() result */
+	int obj_err;
+	pthread_mutex_t lock;
+};
+
+static struct msgs *entry_msgs(struct pack_ctx *c, uint32_t nr)
+{
+	if (!c->msgs[nr]) {
+		struct msgs *m = xmalloc(sizeof(*m));
+		strbuf_init(&m->out, 0);
+		strbuf_init(&m->err, 0);
+		c->msgs[nr] = m;
+	}
+	return c->msgs[nr];
+}
+
+static void crc_check(struct pack_ctx *c, uint32_t nr, uint32_t pos, uint32_t crc,
+		      uint64_t offset, struct msgs **mp)
+{
+	const struct pack_idx *idx = &c->f->p.idx;
+	struct object_id id;
+	if (idx->version < 2 || pack_idx_crc(idx, pos) == crc)
+		return;
+	*mp = entry_msgs(c, nr);
+	memcpy(id.hash, pack_idx_id(idx, pos), RAW_SZ);
+	msg_add(*mp, 1, "error: index CRC mismatch for object %s from %s at offset %" PRIu64,
+		oid_to_hex(&id), c->f->name, offset);
+	c->err = 1;
+}
+
+static void pack_object_cb(const struct pack_walk_object *o, void *data)
+{
+	struct pack_ctx *c = data;
+	const struct pack_idx *idx = &c->f->p.idx;
+	struct msgs *m = NULL, local = { STRBUF_INIT, STRBUF_INIT };
+	struct object_id want;
+	int parse_failed, r;
+
+	crc_check(c, o->nr, o->idx_pos, o->crc, o->offset, &m);
+	memcpy(want.hash, pack_idx_id(idx, o->idx_pos), RAW_SZ);
+	if (!oideq(&want, &o->oid)) {
+		if (!m)
+			m = entry_msgs(c, o->nr);
+		msg_add(m, 1, "error: packed %s from %s is corrupt", oid_to_hex(&want), c->f->name);
+		c->err = 1;
+		return;
+	}
+	r = check_obj(find_obj(&o->oid), o->type, o->data, o->size, &local, &parse_failed);
+	if (parse_failed) {
+		msg_add(&local, 1, "error: %s: object corrupt or missing", oid_to_hex(&o->oid));
+		__atomic_fetch_or(&errors_found, ERROR_OBJECT, __ATOMIC_RELAXED);
+		r = 1;
+	}
+	if (r)
+		c->err = 1;
+	if (local.out.len || local.err.len) {
+		if (!m)
+			m = entry_msgs(c, o->nr);
+		strbuf_addbuf(&m->out, &local.out);
+		strbuf_addbuf(&m->err, &local.err);
+	}
+	strbuf_release(&local.out);
+	strbuf_release(&local.err);
+}
+
+static void pack_error_cb(const struct pack_walk_error *e, void *data)
+{
+	struct pack_ctx *c = data;
+	const struct pack_idx *idx = &c->f->p.idx;
+	struct msgs *m = NULL;
+	struct object_id id;
+
+	c->err = 1;
+	if (e->nr == UINT32_MAX || e->idx_pos == PACK_WALK_NO_POS)
+		return;
+	if (e->packed_len)
+		crc_check(c, e->nr, e->idx_pos, e->crc, e->offset, &m);
+	m = entry_msgs(c, e->nr);
+	memcpy(id.hash, pack_idx_id(idx, e->idx_pos), RAW_SZ);
+	if (e->kind == PACK_WALK_BAD_DATA && e->detail && strcmp(e->detail, "truncated") &&
+	    strcmp(e->detail, "size mismatch") && strcmp(e->detail, "size larger than the data can hold"))
+		msg_add(m, 1, "error: inflate: data stream error (%s)", e->detail);
+	msg_add(m, 1, "error: cannot unpack %s from %s at offset %" PRIu64,
+		oid_to_hex(&id), c->f->name, e->offset);
+}
+
+static int idx_checksum_ok(const struct pack_idx *idx)
+{
+	unsigned char h[RAW_SZ];
+	sha1_buf(h, idx->map, idx->size - RAW_SZ);
+	return !memcmp(h, idx->map + idx->size - RAW_SZ, RAW_SZ);
+}
+
+static struct thread_pool *pool;
+
+static void verify_one_pack(struct fpack *f)
+{
+	struct pack_ctx c;
+	struct pack_walk_opts opts;
+	struct pack_walk_result res;
+	int err = 0;
+
+	if (!f->usable)
+		return;
+	if (!idx_checksum_ok(&f->p.idx))
+		err = error("Packfile index for %s hash mismatch", f->name);
+	if (pack_map(&f->p) < 0) {
+		error("packfile %s cannot be accessed", f->name);
+		errors_found |= ERROR_PACK;
+		return;
+	}
+	pack_advise_walk(&f->p);
+	memset(&c, 0, sizeof(c));
+	c.f = f;
+	c.msgs = xcalloc(f->p.idx.nr + 1, sizeof(*c.msgs));
+	memset(&opts, 0, sizeof(opts));
+	opts.idx = &f->p.idx;
+	opts.pool = pool;
+	opts.verify_checksum = 1;
+	opts.object = pack_object_cb;
+	opts.error = pack_error_cb;
+	opts.data = &c;
+	pack_walk(f->p.map, f->p.map_size, &opts, &res);
+	if (!res.checksum_ok) {
+		error("%s pack checksum mismatch", f->name);
+		err = 1;
+	}
+	if (memcmp(res.checksum, pack_idx_pack_checksum(&f->p.idx), RAW_SZ)) {
+		error("%s pack checksum does not match its index", f->name);
+		err = 1;
+	}
+	for (uint32_t i = 0; i < f->p.idx.nr; i++)
+		if (c.msgs[i]) {
+			msg_flush(c.msgs[i]);
+			free(c.msgs[i]);
+		}
+	free(c.msgs);
+	if (err || c.err)
+		errors_found |= ERROR_PACK;
+}
+
+static int open_packs(void)
+{
+	for (size_t i = 0; i < nr_packs; i++) {
+		struct fpack *f = &packs[i];
+		if (pack_open_index(&f->p) < 0)
+			continue;
+		f->usable = 1;
+		for (uint32_t k = 0; k < f->p.idx.nr; k++)
+			add_id(pack_idx_id(&f->p.idx, k), IN_PACK);
+	}
+	return 0;
+}
+
+/* ---- connectivity ---- */
+
+static uint32_t *pending;
+static size_t nr_pending, alloc_pending;
+
+static struct object_id *missing_oid(uint32_t i) { return &missing[i]; }
+
+/* Unified numbering: table objects, then the distinct missing ids. */
+static size_t nr_virtual;
+static struct fobj *virt;
+static uint32_t *missing_map;   /* missing list index -> virt index */
+
+static int cmp_missing(const void *a, const void *b)
+{
+	return oidcmp(&missing[*(const uint32_t *)a], &missing[*(const uint32_t *)b]);
+}
+
+static void build_missing(void)
+{
+	uint32_t *perm = xmalloc((nr_missing + 1) * sizeof(*perm));
+	missing_map = xmalloc((nr_missing + 1) * sizeof(*missing_map));
+	for (size_t i = 0; i < nr_missing; i++)
+		perm[i] = (uint32_t)i;
+	QSORT(perm, nr_missing, cmp_missing);
+	virt = xcalloc(nr_missing + 1, sizeof(*virt));
+	for (size_t i = 0; i < nr_missing; i++) {
+		uint32_t k = perm[i];
+		if (!nr_virtual || !oideq(&virt[nr_virtual - 1].oid, missing_oid(k))) {
+			oidcpy(&virt[nr_virtual].oid, missing_oid(k));
+			virt[nr_virtual].type = missing_type[k];
+			nr_virtual++;
+		}
+		missing_map[k] = (uint32_t)(nr_virtual - 1);
+	}
+	free(perm);
+}
+
+static struct fobj *link_target(uint32_t l)
+{
+	if (l & LINK_MISSING)
+		return &virt[missing_map[LINK_INDEX(l)]];
+	return &objs[LINK_INDEX(l)];
+}
+
+static uint32_t obj_ref(struct fobj *o)
+{
+	if (o >= objs && o < objs + nr_objs)
+		return (uint32_t)(o - objs);
+	return (uint32_t)(o - virt) | LINK_MISSING;
+}
+
+static void mark_reachable(struct fobj *o)
+{
+	if (o->flags & REACHABLE)
+		return;
+	o->flags |= REACHABLE;
+	if (!(o->flags & HAS_OBJ))
+		return;
+	ALLOC_GROW(pending, nr_pending + 1, alloc_pending);
+	pending[nr_pending++] = obj_ref(o);
+}
+
+/* A reachable object that is stored but failed verification: git reads
+ * it again while walking and dies on it; let the object store say how. */
+static void reread_broken(struct fobj *o)
+{
+	enum object_type t;
+	size_t sz;
+	void *d;
+	if (o->flags & HAS_OBJ || !(o->flags & (IN_LOOSE | IN_PACK)))
+		return;
+	d = odb_read_object(&o->oid, &t, &sz);
+	free(d);
+}
+
+static void traverse(void)
+{
+	while (nr_pending) {
+		uint32_t r = pending[--nr_pending];
+		struct fobj *p = link_target(r);
+		uint32_t *l = p->links;
+		if (!l)
+			continue;
+		for (uint32_t i = 1; i <= l[0]; i++) {
+			struct fobj *t = link_target(l[i]);
+			if (t->flags & REACHABLE)
+				continue;
+			if (!(t->flags & HAS_OBJ) && LINK_TYPE(l[i]) != OBJ_BLOB)
+				reread_broken(t);
+			if (!(t->flags & HAS_OBJ) && !(t->flags & (IN_LOOSE | IN_PACK))) {
+				printf("broken link from %7s %s\n              to %7s %s\n",
+				       printable_type(p->type), oid_to_hex(&p->oid),
+				       printable_type(t->type), oid_to_hex(&t->oid));
+				errors_found |= ERROR_REACHABLE;
+			}
+			mark_reachable(t);
+		}
+	}
+}
+
+static void mark_used_links(void)
+{
+	for (size_t i = 0; i < nr_objs; i++) {
+		uint32_t *l = objs[i].links;
+		if (!l)
+			continue;
+		for (uint32_t k = 1; k <= l[0]; k++)
+			link_target(l[k])->flags |= USED;
+	}
+}
+
+static int default_refs;
+
+static int is_branch(const char *name)
+{
+	return starts_with(name, "refs/heads/");
+}
+
+static void handle_ref(const char *name, const struct object_id *oid)
+{
+	struct fobj *o = find_obj(oid);
+	if (o && !(o->flags & HAS_OBJ))
+		reread_broken(o);
+	if (!o || !(o->flags & HAS_OBJ)) {
+		error("%s: invalid sha1 pointer %s", name, oid_to_hex(oid));
+		errors_found |= ERROR_REACHABLE;
+		return;
+	}
+	if (o->type != OBJ_COMMIT && is_branch(name)) {
+		error("%s: not a commit", name);
+		errors_found |= ERROR_REFS;
+	}
+	default_refs++;
+	o->flags |= USED;
+	mark_reachable(o);
+}
+
+static int fsck_ref_cb(const struct ref_entry *ref, void *data UNUSED)
+{
+	if (ref->flags & REF_ISSYMREF && is_null_oid(&ref->oid))
+		return 0;
+	if (ref->flags & REF_ISBROKEN && is_null_oid(&ref->oid)) {
+		error("%s: invalid sha1 pointer %s", ref->name, oid_to_hex(&ref->oid));
+		errors_found |= ERROR_REACHABLE;
+		return 0;
+	}
+	handle_ref(ref->name, &ref->oid);
+	return 0;
+}
+
+static void reflog_oid(const char *name, const struct object_id *oid)
+{
+	struct fobj *o;
+	if (is_null_oid(oid))
+		return;
+	o = find_obj(oid);
+	if (o && (o->flags & HAS_OBJ)) {
+		o->flags |= USED;
+		mark_reachable(o);
+	} else {
+		error("%s: invalid reflog entry %s", name, oid_to_hex(oid));
+		errors_found |= ERROR_REACHABLE;
+	}
+}
+
+static int reflog_ent_cb(const struct object_id *old_oid, const struct object_id *new_oid,
+			 const char *ident UNUSED, uint64_t when UNUSED, int tz UNUSED,
+			 const char *msg UNUSED, void *data)
+{
+	reflog_oid(data, old_oid);
+	reflog_oid(data, new_oid);
+	return 0;
+}
+
+static int fsck_reflog_cb(const struct ref_entry *ref, void *data UNUSED)
+{
+	refs_for_each_reflog_entry(ref->name, reflog_ent_cb, (void *)ref->name);
+	return 0;
+}
+
+static void head_link(void)
+{
+	struct object_id oid;
+	unsigned flags = 0;
+	const char *target = refs_resolve("HEAD", &oid, &flags);
+
+	if (verbose)
+		fprintf(stderr, "Checking HEAD link\n");
+	if (!target) {
+		errors_found |= ERROR_REFS;
+		error("invalid HEAD");
+		return;
+	}
+	if (!strcmp(target, "HEAD")) {
+		if (is_null_oid(&oid)) {
+			errors_found |= ERROR_REFS;
+			error("HEAD: detached HEAD points at nothing");
+			return;
+		}
+	} else if (!starts_with(target, "refs/heads/")) {
+		errors_found |= ERROR_REFS;
+		error("HEAD points to something strange (%s)", target);
+		return;
+	} else if (is_null_oid(&oid)) {
+		fprintf(stderr, "notice: HEAD points to an unborn branch (%s)\n", target + 11);
+		return;
+	}
+	handle_ref("HEAD", &oid);
+}
+
+/* Index entries (v2, v3, v4) are roots too: their ids are read before
+ * the missing list is closed, since an index may name missing blobs. */
+static uint32_t *idx_links;
+static size_t nr_idx_links, alloc_idx_links;
+
+static void index_read(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const unsigned char *p, *end;
+	uint32_t version, n;
+	struct strbuf prev = STRBUF_INIT;
+
+	if (!the_repo.worktree)
+		return;
+	if (strbuf_read_file(&sb, git_path("index"), 0) < 0)
+		return;
+	p = (const unsigned char *)sb.buf;
+	end = p + sb.len;
+	if (sb.len < 12 + RAW_SZ || memcmp(p, "DIRC", 4)) {
+		strbuf_release(&sb);
+		return;
+	}
+	{
+		unsigned char h[RAW_SZ];
+		sha1_buf(h, sb.buf, sb.len - RAW_SZ);
+		if (memcmp(h, end - RAW_SZ, RAW_SZ))
+			die("index file corrupt");
+	}
+	version = get_be32(p + 4);
+	n = get_be32(p + 8);
+	p += 12;
+	end -= RAW_SZ;
+	for (uint32_t i = 0; i < n; i++) {
+		const unsigned char *e = p;
+		unsigned flags, mode, namelen;
+		struct object_id oid;
+		size_t fixed = 62;
+		if (end - p < 62)
+			break;
+		mode = get_be32(e + 24);
+		memcpy(oid.hash, e + 40, RAW_SZ);
+		flags = (unsigned)e[60] << 8 | e[61];
+		if (flags & 0x4000 && version >= 3)
+			fixed += 2;
+		namelen = flags & 0xfff;
+		p = e + fixed;
+		if (version == 4) {
+			uint64_t strip = 0;
+			unsigned char c;
+			const unsigned char *nul;
+			do {
+				if (p >= end)
+					goto out;
+				c = *p++;
+				strip = (strip << 7) | (c & 0x7f);
+				if (c & 0x80)
+					strip++;
+			} while (c & 0x80);
+			nul = memchr(p, 0, end - p);
+			if (!nul || strip > prev.len)
+				goto out;
+			strbuf_setlen(&prev, prev.len - strip);
+			strbuf_add(&prev, p, nul - p);
+			p = nul + 1;
+		} else {
+			const unsigned char *nul = memchr(p, 0, end - p);
+			size_t len;
+			if (!nul)
+				goto out;
+			len = namelen < 0xfff ? namelen : (size_t)(nul - p);
+			p += len;
+			/* 1-8 NULs pad the entry to a multiple of 8 bytes. */
+			p = e + ((fixed + len + 8) & ~(size_t)7);
+			if (p > end)
+				goto out;
+		}
+		if ((mode & 0170000) == 0160000)
+			continue;
+		ALLOC_GROW(idx_links, nr_idx_links + 1, alloc_idx_links);
+		idx_links[nr_idx_links++] = link_to(&oid, OBJ_BLOB);
+	}
+out:
+	strbuf_release(&prev);
+	strbuf_release(&sb);
+}
+
+static void check_connectivity(void)
+{
+	traverse();
+	/* Both lists are sorted by id; print in one merged order. */
+	{
+		size_t i = 0, j = 0;
+		while (i < nr_objs || j < nr_virtual) {
+			struct fobj *o;
+			if (j >= nr_virtual || (i < nr_objs && oidcmp(&objs[i].oid, &virt[j].oid) < 0))
+				o = &objs[i++];
+			else
+				o = &virt[j++];
+			if (verbose)
+				fprintf(stderr, "Checking %s\n", oid_to_hex(&o->oid));
+			if (o->flags & REACHABLE) {
+				if (o->flags & HAS_OBJ)
+					continue;
+				if (o->flags & IN_PACK)
+					continue;
+				printf("missing %s %s\n", printable_type(o->type), oid_to_hex(&o->oid));
+				errors_found |= ERROR_REACHABLE;
+				continue;
+			}
+			if (!(o->flags & HAS_OBJ))
+				continue;
+			if (show_unreachable) {
+				printf("unreachable %s %s\n", printable_type(o->type), oid_to_hex(&o->oid));
+				continue;
+			}
+			if (!(o->flags & USED) && show_dangling)
+				printf("dangling %s %s\n", printable_type(o->type), oid_to_hex(&o->oid));
+		}
+	}
+}
+
+static void index_roots(void)
+{
+	for (size_t i = 0; i < nr_idx_links; i++) {
+		struct fobj *o = link_target(idx_links[i]);
+		o->flags |= USED;
+		mark_reachable(o);
+	}
+}
+
+static int fsck_config(const char *key, const char *value, void *data UNUSED)
+{
+	const char *id;
+	if (!strcmp(key, "fsck.skiplist"))
+		return 0;
+	if (skip_prefix(key, "fsck.", &id)) {
+		fsck_set_msg_type(&fopts, id, value);
+		return 0;
+	}
+	return 0;
+}
+
+int cmd_fsck(int argc, const char **argv)
+{
+	int lost_found = 0, name_objects = 0;
+	struct option opts[] = {
+		OPT__VERBOSE(&verbose, "be verbose"),
+		OPT_BOOL(0, "unreachable", &show_unreachable, "show unreachable objects"),
+		OPT_BOOL(0, "dangling", &show_dangling, "show dangling objects"),
+		OPT_BOOL(0, "tags", &show_tags, "report tags"),
+		OPT_BOOL(0, "root", &show_root, "report root nodes"),
+		OPT_BOOL(0, "cache", &keep_cache, "make index objects head nodes"),
+		OPT_BOOL(0, "reflogs", &include_reflogs, "make reflogs head nodes (default)"),
+		OPT_BOOL(0, "full", &check_full, "also consider packs and alternate objects"),
+		OPT_BOOL(0, "connectivity-only", &connectivity_only, "check only connectivity"),
+		OPT_BOOL(0, "strict", &check_strict, "enable more strict checking"),
+		OPT_BOOL(0, "lost-found", &lost_found, "write dangling objects in .git/lost-found"),
+		OPT_BOOL(0, "progress", &show_progress, "show progress"),
+		OPT_BOOL(0, "name-objects", &name_objects, "show verbose names for reachable objects"),
+		OPT_END()
+	};
+
+	argc = parse_options(argc, argv, opts, fsck_usage, 0);
+	if (lost_found)
+		die("--lost-found is not supported by mini-git fsck");
+	if (name_objects)
+		die("--name-objects is not supported by mini-git fsck");
+	if (argc)
+		die("fsck of given objects is not supported by mini-git fsck");
+	fopts.strict = check_strict;
+	setup_git_directory();
+	config_for_each(CONFIG_ALL, fsck_config, NULL);
+	fsck_msg_id_name(0);
+
+	add_objdir(odb_objdir(), 1, 0);
+	for (size_t i = 0; i < nr_dirs; i++) {
+		scan_loose(dirs[i].path);
+		scan_packs(dirs[i].path, dirs[i].local);
+	}
+	QSORT(packs, nr_packs, cmp_pack);
+	open_packs();
+	sort_table();
+
+	if (!connectivity_only) {
+		for (size_t i = 0; i < nr_cruft; i++)
+			fprintf(stderr, "bad sha1 file: %s\n", cruft[i]);
+		verify_loose();
+		if (check_full) {
+			pool = thread_pool_new(0);
+			for (size_t i = 0; i < nr_packs; i++)
+				verify_one_pack(&packs[i]);
+			thread_pool_free(pool);
+		}
+	}
+	if (keep_cache || !argc)
+		index_read();
+	build_missing();
+	mark_used_links();
+
+	refs_for_each("refs/", REFS_INCLUDE_BROKEN, fsck_ref_cb, NULL);
+	head_link();
+	if (include_reflogs)
+		refs_for_each_reflog(fsck_reflog_cb, NULL);
+	if (!default_refs) {
+		fprintf(stderr, "notice: No default references\n");
+		show_unreachable = 0;
+	}
+	index_roots();
+	check_connectivity();
+	fflush(stdout);
+	return errors_found;
+}
