@@ -3,32 +3,6 @@
 #include "refs/ref-object.h"
 #include "odb/object.h"
 #include "odb/commit-walk.h"
-
-/* Set once odb/commit-walk.c provides the walks. */
-#ifndef HAVE_COMMIT_WALK
-static int stub_commits_containing(const struct object_id *c, const struct object_id *t, size_t n,
-			      unsigned char *r)
-{
-	(void)c; (void)t; (void)n; (void)r;
-	die("--contains needs commit walks");
-}
-static int stub_commits_merged_into(const struct object_id *c, const struct object_id *t, size_t n,
-			       unsigned char *r)
-{
-	(void)c; (void)t; (void)n; (void)r;
-	die("--merged needs commit walks");
-}
-static int stub_commit_ahead_behind(const struct object_id *a, const struct object_id *b,
-			       size_t *x, size_t *y)
-{
-	(void)a; (void)b;
-	*x = *y = 0;
-	return -1;
-}
-#define commits_containing stub_commits_containing
-#define commits_merged_into stub_commits_merged_into
-#define commit_ahead_behind stub_commit_ahead_behind
-#endif
 #include <time.h>
 
 static int load(struct ref_item *it)

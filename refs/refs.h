@@ -71,6 +71,21 @@ int check_refname_format(const char *name, unsigned flags);
 int refs_update(const char *name, const struct object_id *new_oid,
 		const struct object_id *old_oid, const char *reflog_msg);
 int refs_delete(const char *name, const struct object_id *old_oid);
+/* The same with flags, leaving git's message in err ("cannot lock ref
+ * 'x': ...") for the caller to print its own way. refs_delete does not
+ * follow symrefs; refs_delete_err does unless REF_NO_DEREF. */
+enum {
+	REF_NO_DEREF = 1,             /* write the symref itself, not its target */
+	REF_FORCE_CREATE_REFLOG = 2,  /* create the reflog whatever the config says */
+	REF_KEEP_LOG = 4,             /* deleting: leave the reflog */
+};
+int refs_update_err(const char *name, const struct object_id *new_oid,
+		    const struct object_id *old_oid, const char *msg, unsigned flags,
+		    struct strbuf *err);
+int refs_delete_err(const char *name, const struct object_id *old_oid, unsigned flags,
+		    struct strbuf *err);
+/* branch -c: copy a ref and its reflog (copy = 1), or rename (copy = 0). */
+int refs_copy_or_rename(const char *from, const char *to, const char *msg, int copy);
 /* Rename a ref (and its reflog), as branch -m does. */
 int refs_rename(const char *from, const char *to, const char *reflog_msg);
 int refs_update_symref(const char *name, const char *target, const char *reflog_msg);

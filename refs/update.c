@@ -1,0 +1,718 @@
+/* update.c: writing refs. Each update locks <ref>.lock (O_EXCL, with
+ * git's retry timeout), checks the old value under the lock, writes,
+ * fsyncs and renames; deleting a packed ref rewrites packed-refs under
+ * packed-refs.lock. Reflog lines are appended as git writes them. */
+#include "refs/refs-internal.h"
+#include "lib/config.h"
+#include "lib/lockfile.h"
+#include "lib/repo.h"
+#include <fcntl.h>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <time.h>
+
+static struct lock_file *new_lock(void)
+{
+	/* locks stay reachable from the cleanup list, so they live on the heap */
+	struct lock_file *lk = xcalloc(1, sizeof(*lk));
+	lk->fd = -1;
+	return lk;
+}
+
+/* --- identity and reflog lines --- */
+
+static void parse_date_env(const char *s, uint64_t *t, int *tz)
+{
+	char *end;
+	if (*s == '@')
+		s++;
+	*t = strtoull(s, &end, 10);
+	if (end != s && *end == ' ' && (end[1] == '+' || end[1] == '-')) {
+		*tz = (int)strtol(end + 1, NULL, 10);
+		return;
+	}
+	{
+		time_t now = time(NULL);
+		struct tm lt;
+		localtime_r(&now, &lt);
+		*t = now;
+		*tz = (int)(lt.tm_gmtoff / 3600 * 100 + (lt.tm_gmtoff % 3600) / 60);
+	}
+}
+
+void reflog_ident(struct strbuf *sb)
+{
+	const char *name = getenv("GIT_COMMITTER_NAME");
+	const char *email = getenv("GIT_COMMITTER_EMAIL");
+	const char *date = getenv("GIT_COMMITTER_DATE");
+	uint64_t t;
+	int tz;
+	struct passwd *pw = NULL;
+	if (!name && !config_get("user.name", &name))
+		name = NULL;
+	if (!email && !config_get("user.email", &email))
+		email = getenv("EMAIL");
+	if (!name || !email)
+		pw = getpwuid(getuid());
+	if (!name)
+		name = pw && pw->pw_gecos && *pw->pw_gecos ? pw->pw_gecos : pw ? pw->pw_name : "unknown";
+	if (date && *date)
+		parse_date_env(date, &t, &tz);
+	else
+		parse_date_env("", &t, &tz);
+	strbuf_addf(sb, "%s <", name);
+	if (email)
+		strbuf_addstr(sb, email);
+	else {
+		char host[256] = "";
+		gethostname(host, sizeof(host) - 1);
+		strbuf_addf(sb, "%s@%s", pw ? pw->pw_name : "unknown", host);
+	}
+	strbuf_addf(sb, "> %llu %c%04d", (unsigned long long)t, tz < 0 ? '-' : '+', tz < 0 ? -tz : tz);
+}
+
+static int log_all_updates(void)
+{
+	const char *v;
+	if (config_get("core.logallrefupdates", &v)) {
+		if (v && !strcasecmp(v, "always"))
+			return 2;
+		return config_parse_bool("core.logallrefupdates", v);
+	}
+	return !the_repo.bare;
+}
+
+int should_autocreate_reflog(const char *name)
+{
+	int mode = log_all_updates();
+	if (mode == 2)
+		return 1;
+	if (!mode)
+		return 0;
+	return starts_with(name, "refs/heads/") || starts_with(name, "refs/remotes/") ||
+	       starts_with(name, "refs/notes/") || !strcmp(name, "HEAD");
+}
+
+static void log_path(struct strbuf *sb, const char *name)
+{
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "logs/%s", name);
+	if (!strchr(name, '/') || starts_with(name, "refs/bisect/") ||
+	    starts_with(name, "refs/worktree/") || starts_with(name, "refs/rewritten/"))
+		git_path_buf(sb, "%s", p.buf);
+	else
+		common_path_buf(sb, "%s", p.buf);
+	strbuf_release(&p);
+}
+
+/* git folds a message onto one line: runs of whitespace become one space. */
+static void clean_msg(struct strbuf *sb, const char *msg)
+{
+	int space = 0;
+	while (*msg == ' ' || *msg == '\t' || *msg == '\n')
+		msg++;
+	for (; *msg; msg++) {
+		if (*msg == ' ' || *msg == '\t' || *msg == '\n' || *msg == '\r') {
+			space = 1;
+			continue;
+		}
+		if (space)
+			strbuf_addch(sb, ' ');
+		space = 0;
+		strbuf_addch(sb, *msg);
+	}
+}
+
+int reflog_append(const char *name, const struct object_id *old_oid,
+		  const struct object_id *new_oid, const char *msg, int force_create)
+{
+	struct strbuf path = STRBUF_INIT, line = STRBUF_INIT;
+	int fd, flags = O_WRONLY | O_APPEND | O_CLOEXEC, ret = 0;
+	static const struct object_id null_oid;
+	if (!old_oid)
+		old_oid = &null_oid;
+	log_path(&path, name);
+	if (force_create || should_autocreate_reflog(name)) {
+		flags |= O_CREAT;
+		mkdir_leading(path.buf);
+	}
+	fd = open(path.buf, flags, 0666);
+	if (fd < 0) {
+		int e = errno;
+		strbuf_release(&path);
+		if (e == ENOENT && !(flags & O_CREAT))
+			return 0;
+		return error("unable to append to '%s': %s", path.buf, strerror(e));
+	}
+	strbuf_addf(&line, "%s %s ", oid_to_hex(old_oid), oid_to_hex(new_oid));
+	reflog_ident(&line);
+	if (msg && *msg) {
+		strbuf_addch(&line, '\t');
+		clean_msg(&line, msg);
+	}
+	strbuf_addch(&line, '\n');
+	if (write_in_full(fd, line.buf, line.len) < 0)
+		ret = error("unable to append to '%s': %s", path.buf, strerror(errno));
+	close(fd);
+	strbuf_release(&path);
+	strbuf_release(&line);
+	return ret;
+}
+
+static void delete_reflog(const char *name)
+{
+	struct strbuf path = STRBUF_INIT;
+	log_path(&path, name);
+	unlink(path.buf);
+	strbuf_release(&path);
+}
+
+/* --- checks before writing --- */
+
+struct conflict {
+	const char *name;
+	size_t len;
+	char *found;
+};
+
+static int find_below(const struct ref_entry *e, void *data)
+{
+	struct conflict *c = data;
+	c->found = xstrdup(e->name);
+	return 1;
+}
+
+/* No ref may be a path prefix of another: 'refs/heads/a' blocks
+ * 'refs/heads/a/b' and the other way round. skip: a ref being deleted. */
+static int check_available(const char *name, const char *skip, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct object_id oid;
+	const char *slash = name;
+	struct conflict c = { name, strlen(name), NULL };
+	while ((slash = strchr(slash + 1, '/'))) {
+		strbuf_reset(&sb);
+		strbuf_add(&sb, name, slash - name);
+		if ((!skip || strcmp(sb.buf, skip)) && !refs_read(sb.buf, &oid)) {
+			strbuf_addf(err, "'%s' exists; cannot create '%s'", sb.buf, name);
+			strbuf_release(&sb);
+			return -1;
+		}
+	}
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s/", name);
+	refs_for_each(sb.buf, 0, find_below, &c);
+	strbuf_release(&sb);
+	if (c.found && (!skip || strcmp(c.found, skip))) {
+		strbuf_addf(err, "'%s' exists; cannot create '%s'", c.found, name);
+		free(c.found);
+		return -1;
+	}
+	free(c.found);
+	return 0;
+}
+
+/* Current value under the lock: 0 found, -1 absent; symref targets followed. */
+static int read_current(const char *name, struct object_id *oid)
+{
+	struct strbuf target = STRBUF_INIT;
+	int r = read_loose_ref_fresh(name, oid, &target);
+	struct packed_refs *pr;
+	struct ref_entry e;
+	if (r == 1) {
+		unsigned flags;
+		const char *res = refs_resolve_reading(target.buf, oid, &flags);
+		strbuf_release(&target);
+		return res ? 0 : -1;
+	}
+	strbuf_release(&target);
+	if (r == 0)
+		return 0;
+	if (r == -1)
+		return -1;
+	packed_refs_forget();
+	pr = packed_refs_get();
+	if (pr && starts_with(name, "refs/") && !packed_refs_find(pr, name, &e)) {
+		oidcpy(oid, &e.oid);
+		return 0;
+	}
+	oidclr(oid);
+	return -1;
+}
+
+static long lock_timeout(const char *key, long def)
+{
+	return config_get_int(key, def);
+}
+
+/* Lock the loose file of name, creating leading directories. */
+static struct lock_file *lock_ref(const char *name, struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct lock_file *lk = new_lock();
+	ref_path(&path, name);
+	if (mkdir_leading(path.buf) < 0) {
+		strbuf_addf(err, "unable to create directory for '%s'", path.buf);
+		strbuf_release(&path);
+		return NULL;
+	}
+	if (lock_file_acquire(lk, path.buf, lock_timeout("core.filesreflocktimeout", 100)) < 0) {
+		int e = errno;
+		if (e == EISDIR || (e == EEXIST && is_dir(path.buf))) {
+			struct strbuf rel = STRBUF_INIT;
+			strbuf_addf(err, "there is a non-empty directory '%s' blocking reference '%s'",
+				    path.buf, name);
+			strbuf_release(&rel);
+		} else
+			lock_file_error(err, path.buf, e);
+		strbuf_release(&path);
+		return NULL;
+	}
+	strbuf_release(&path);
+	return lk;
+}
+
+/* What to write: the final ref of a symref chain unless no_deref. */
+static const char *update_target(const char *name, int no_deref, int *via_symref)
+{
+	static struct strbuf out = STRBUF_INIT;
+	struct object_id oid;
+	unsigned flags;
+	const char *r;
+	*via_symref = 0;
+	strbuf_reset(&out);
+	if (no_deref) {
+		strbuf_addstr(&out, name);
+		return out.buf;
+	}
+	r = refs_resolve(name, &oid, &flags);
+	if (r && (flags & REF_ISSYMREF)) {
+		*via_symref = 1;
+		strbuf_addstr(&out, r);
+	} else
+		strbuf_addstr(&out, name);
+	return out.buf;
+}
+
+/* HEAD's reflog follows the branch it points to. */
+static void log_head_too(const char *real, const char *via, const struct object_id *old_oid,
+			 const struct object_id *new_oid, const char *msg)
+{
+	struct strbuf target = STRBUF_INIT;
+	struct object_id dummy;
+	if (via && !strcmp(via, "HEAD"))
+		return;
+	if (!strcmp(real, "HEAD"))
+		return;
+	if (read_loose_ref_fresh("HEAD", &dummy, &target) == 1 && !strcmp(target.buf, real))
+		reflog_append("HEAD", old_oid, new_oid, msg, 0);
+	strbuf_release(&target);
+}
+
+static int do_update(const char *name, const struct object_id *new_oid,
+		     const struct object_id *old_oid, const char *msg, unsigned flags,
+		     struct strbuf *err, const struct object_id *log_old)
+{
+	struct lock_file *lk;
+	struct object_id cur;
+	struct strbuf line = STRBUF_INIT;
+	int via, exists;
+	const char *real;
+	char *real_copy;
+
+	if (check_refname_format(name, REFNAME_ALLOW_ONELEVEL) || !refname_is_safe(name)) {
+		strbuf_addf(err, "refusing to update ref with bad name '%s'", name);
+		return -1;
+	}
+	real = update_target(name, flags & REF_NO_DEREF, &via);
+	real_copy = xstrdup(real);
+	strbuf_addf(err, "cannot lock ref '%s': ", name);
+	if (check_available(real_copy, NULL, err) < 0 || !(lk = lock_ref(real_copy, err))) {
+		free(real_copy);
+		return -1;
+	}
+	exists = !read_current(real_copy, &cur);
+	if (old_oid) {
+		if (is_null_oid(old_oid) && exists) {
+			strbuf_addstr(err, "reference already exists");
+			goto fail;
+		}
+		if (!is_null_oid(old_oid) && !exists) {
+			strbuf_addf(err, "unable to resolve reference '%s'", real_copy);
+			goto fail;
+		}
+		if (!is_null_oid(old_oid) && !oideq(old_oid, &cur)) {
+			strbuf_addf(err, "is at %s but expected %s", oid_to_hex(&cur), oid_to_hex(old_oid));
+			goto fail;
+		}
+	}
+	if (!exists)
+		oidclr(&cur);
+	strbuf_setlen(err, 0);
+	strbuf_addf(&line, "%s\n", oid_to_hex(new_oid));
+	if (write_in_full(lk->fd, line.buf, line.len) < 0 || lock_file_commit(lk) < 0) {
+		strbuf_addf(err, "cannot update ref '%s': %s", name, strerror(errno));
+		lock_file_rollback(lk);
+		strbuf_release(&line);
+		free(real_copy);
+		return -1;
+	}
+	strbuf_release(&line);
+	if (log_old)
+		oidcpy(&cur, log_old);
+	if (!exists || !oideq(&cur, new_oid) || msg) {
+		reflog_append(real_copy, &cur, new_oid, msg, flags & REF_FORCE_CREATE_REFLOG);
+		if (via)
+			reflog_append(name, &cur, new_oid, msg, 0);
+		log_head_too(real_copy, via ? name : NULL, &cur, new_oid, msg);
+	}
+	refs_invalidate();
+	free(real_copy);
+	return 0;
+fail:
+	lock_file_rollback(lk);
+	free(real_copy);
+	return -1;
+}
+
+int refs_update_err(const char *name, const struct object_id *new_oid,
+		    const struct object_id *old_oid, const char *msg, unsigned flags,
+		    struct strbuf *err)
+{
+	return do_update(name, new_oid, old_oid, msg, flags, err, NULL);
+}
+
+int refs_update(const char *name, const struct object_id *new_oid,
+		const struct object_id *old_oid, const char *reflog_msg)
+{
+	struct strbuf err = STRBUF_INIT;
+	int r = refs_update_err(name, new_oid, old_oid, reflog_msg, 0, &err);
+	if (r)
+		error("%s", err.buf);
+	strbuf_release(&err);
+	return r;
+}
+
+/* --- packed-refs rewrites --- */
+
+static int rewrite_packed_without(const char *const *names, size_t nr, struct strbuf *err)
+{
+	struct packed_refs *pr;
+	struct lock_file *lk;
+	struct strbuf out = STRBUF_INIT;
+	const char *p, *end;
+	int found = 0;
+
+	packed_refs_forget();
+	pr = packed_refs_get();
+	if (!pr)
+		return 0;
+	for (size_t i = 0; i < nr; i++) {
+		struct ref_entry e;
+		if (!packed_refs_find(pr, names[i], &e))
+			found = 1;
+	}
+	if (!found)
+		return 0;
+	lk = new_lock();
+	if (lock_file_acquire(lk, pr->path, lock_timeout("core.packedrefstimeout", 1000)) < 0) {
+		lock_file_error(err, pr->path, errno);
+		return -1;
+	}
+	/* copy the file, leaving out the records (and their ^ lines) of names */
+	p = pr->buf;
+	end = pr->buf + pr->len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl + 1 - p) : (size_t)(end - p);
+		int drop = 0;
+		if (*p != '#' && *p != '^' && n > HEX_SZ + 2) {
+			const char *nm = p + HEX_SZ + 1;
+			size_t nlen = n - HEX_SZ - 2;
+			for (size_t i = 0; i < nr; i++)
+				if (strlen(names[i]) == nlen && !memcmp(names[i], nm, nlen))
+					drop = 1;
+		}
+		if (drop) {
+			p += n;
+			if (p < end && *p == '^') {
+				nl = memchr(p, '\n', end - p);
+				p = nl ? nl + 1 : end;
+			}
+			continue;
+		}
+		strbuf_add(&out, p, n);
+		p += n;
+	}
+	if (write_in_full(lk->fd, out.buf, out.len) < 0 || lock_file_commit(lk) < 0) {
+		strbuf_addf(err, "unable to write '%s': %s", pr->path, strerror(errno));
+		lock_file_rollback(lk);
+		strbuf_release(&out);
+		return -1;
+	}
+	strbuf_release(&out);
+	packed_refs_forget();
+	return 0;
+}
+
+/* Remove now-empty directories between the ref file and refs/. */
+static void prune_dirs(const char *name)
+{
+	struct strbuf path = STRBUF_INIT;
+	char *slash;
+	ref_path(&path, name);
+	while ((slash = strrchr(path.buf, '/'))) {
+		strbuf_setlen(&path, slash - path.buf);
+		if (ends_with(path.buf, "/refs/heads") || ends_with(path.buf, "/refs/tags") ||
+		    ends_with(path.buf, "/refs/remotes") || ends_with(path.buf, "/refs") ||
+		    rmdir(path.buf) < 0)
+			break;
+	}
+	strbuf_release(&path);
+}
+
+int refs_delete_err(const char *name, const struct object_id *old_oid, unsigned flags,
+		    struct strbuf *err)
+{
+	struct lock_file *lk;
+	struct object_id cur;
+	int via, exists;
+	char *real;
+	struct strbuf path = STRBUF_INIT;
+
+	real = xstrdup(update_target(name, flags & REF_NO_DEREF, &via));
+	strbuf_addf(err, "cannot lock ref '%s': ", name);
+	if (!(lk = lock_ref(real, err))) {
+		free(real);
+		return -1;
+	}
+	exists = !read_current(real, &cur);
+	if (old_oid && !is_null_oid(old_oid)) {
+		if (!exists) {
+			strbuf_addf(err, "unable to resolve reference '%s'", real);
+			goto fail;
+		}
+		if (!oideq(old_oid, &cur)) {
+			strbuf_addf(err, "is at %s but expected %s", oid_to_hex(&cur), oid_to_hex(old_oid));
+			goto fail;
+		}
+	}
+	strbuf_reset(err);
+	if (rewrite_packed_without((const char *[]){ real }, 1, err) < 0)
+		goto fail;
+	ref_path(&path, real);
+	if (unlink(path.buf) < 0 && errno != ENOENT) {
+		strbuf_addf(err, "unable to unlink '%s': %s", path.buf, strerror(errno));
+		strbuf_release(&path);
+		goto fail;
+	}
+	strbuf_release(&path);
+	if (!(flags & REF_KEEP_LOG))
+		delete_reflog(real);
+	lock_file_rollback(lk);
+	prune_dirs(real);
+	refs_invalidate();
+	free(real);
+	return 0;
+fail:
+	lock_file_rollback(lk);
+	free(real);
+	return -1;
+}
+
+int refs_delete(const char *name, const struct object_id *old_oid)
+{
+	struct strbuf err = STRBUF_INIT;
+	int r = refs_delete_err(name, old_oid, REF_NO_DEREF, &err);
+	if (r)
+		error("could not delete reference %s: %s", name, err.buf);
+	strbuf_release(&err);
+	return r;
+}
+
+/* --- symbolic refs --- */
+
+int refs_update_symref(const char *name, const char *target, const char *reflog_msg)
+{
+	struct strbuf err = STRBUF_INIT, line = STRBUF_INIT;
+	struct lock_file *lk;
+	struct object_id old, new_oid;
+	int had_old;
+
+	if (!(lk = lock_ref(name, &err))) {
+		error("%s", err.buf);
+		strbuf_release(&err);
+		return -1;
+	}
+	had_old = !read_current(name, &old);
+	if (!had_old)
+		oidclr(&old);
+	strbuf_addf(&line, "ref: %s\n", target);
+	if (write_in_full(lk->fd, line.buf, line.len) < 0 || lock_file_commit(lk) < 0) {
+		error("unable to write symref for %s: %s", name, strerror(errno));
+		lock_file_rollback(lk);
+		strbuf_release(&line);
+		return -1;
+	}
+	strbuf_release(&line);
+	refs_invalidate();
+	if (reflog_msg && !refs_read(target, &new_oid))
+		reflog_append(name, &old, &new_oid, reflog_msg, 0);
+	strbuf_release(&err);
+	return 0;
+}
+
+/* --- rename and copy --- */
+
+static int move_log(const char *from, const char *to, int copy)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, buf = STRBUF_INIT;
+	int ret = 0;
+	log_path(&a, from);
+	log_path(&b, to);
+	if (!file_exists(a.buf))
+		goto out;
+	mkdir_leading(b.buf);
+	if (copy) {
+		int fd;
+		if (strbuf_read_file(&buf, a.buf, 0) < 0 ||
+		    (fd = open(b.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0) {
+			ret = error("unable to copy logfile %s to %s: %s", a.buf, b.buf, strerror(errno));
+			goto out;
+		}
+		if (write_in_full(fd, buf.buf, buf.len) < 0)
+			ret = error("unable to copy logfile %s to %s: %s", a.buf, b.buf, strerror(errno));
+		close(fd);
+	} else if (rename(a.buf, b.buf) < 0) {
+		ret = error("unable to move logfile %s to %s: %s", a.buf, b.buf, strerror(errno));
+	}
+out:
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&buf);
+	return ret;
+}
+
+int refs_copy_or_rename(const char *from, const char *to, const char *msg, int copy)
+{
+	struct object_id oid, dummy;
+	struct strbuf err = STRBUF_INIT, target = STRBUF_INIT;
+	unsigned flags;
+	int r;
+
+	if (read_loose_ref_fresh(from, &dummy, &target) == 1) {
+		strbuf_release(&target);
+		return error("refname %s is a symbolic ref, %s it is not supported",
+			     from, copy ? "copying" : "renaming");
+	}
+	strbuf_release(&target);
+	if (!refs_resolve_reading(from, &oid, &flags))
+		return error("refname %s not found", from);
+	if (!copy && strcmp(from, to) && !refs_read(to, &dummy) &&
+	    refs_delete_err(to, NULL, REF_NO_DEREF, &err) < 0) {
+		error("%s", err.buf);
+		strbuf_release(&err);
+		return -1;
+	}
+	if (strcmp(from, to)) {
+		/* move the log aside first: the old name may be a directory of the new */
+		if (move_log(from, to, copy) < 0)
+			return -1;
+		if (!copy && refs_delete_err(from, NULL, REF_NO_DEREF | REF_KEEP_LOG, &err) < 0) {
+			error("unable to delete old %s", from);
+			move_log(to, from, 0);
+			strbuf_release(&err);
+			return -1;
+		}
+	}
+	strbuf_reset(&err);
+	r = do_update(to, &oid, NULL, msg, REF_NO_DEREF, &err, &oid);
+	if (r)
+		error("%s", err.buf);
+	strbuf_release(&err);
+	return r;
+}
+
+int refs_rename(const char *from, const char *to, const char *reflog_msg)
+{
+	return refs_copy_or_rename(from, to, reflog_msg, 0);
+}
+
+/* --- clone: many refs into packed-refs --- */
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct ref_entry *)a)->name, ((const struct ref_entry *)b)->name);
+}
+
+struct entries {
+	struct ref_entry *items;
+	size_t nr, alloc;
+};
+
+static void add_entry(struct entries *l, const struct ref_entry *e)
+{
+	ALLOC_GROW(l->items, l->nr + 1, l->alloc);
+	l->items[l->nr] = *e;
+	l->items[l->nr].name = xstrdup(e->name);
+	l->nr++;
+}
+
+static int collect_packed(struct ref_entry *e, void *data)
+{
+	add_entry(data, e);
+	return 0;
+}
+
+int refs_write_packed(const struct ref_entry *refs, size_t nr)
+{
+	struct packed_refs *pr;
+	struct lock_file *lk = new_lock();
+	struct entries l = { NULL, 0, 0 };
+	struct strbuf out = STRBUF_INIT;
+	const char *path = common_path("packed-refs");
+	char *pathdup = xstrdup(path);
+	int ret = 0;
+
+	if (lock_file_acquire(lk, pathdup, lock_timeout("core.packedrefstimeout", 1000)) < 0) {
+		lock_file_error(&out, pathdup, errno);
+		error("%s", out.buf);
+		strbuf_release(&out);
+		free(pathdup);
+		return -1;
+	}
+	packed_refs_forget();
+	pr = packed_refs_get();
+	if (pr)
+		packed_refs_for_each(pr, "", collect_packed, &l);
+	for (size_t i = 0; i < nr; i++)
+		add_entry(&l, &refs[i]);
+	/* stable, so that a later entry with the same name comes last */
+	for (size_t i = 1; i < l.nr; i++)
+		for (size_t j = i; j > 0 && cmp_entry(&l.items[j - 1], &l.items[j]) > 0; j--) {
+			struct ref_entry t = l.items[j];
+			l.items[j] = l.items[j - 1];
+			l.items[j - 1] = t;
+		}
+	strbuf_addstr(&out, "# pack-refs with: peeled fully-peeled sorted \n");
+	for (size_t i = 0; i < l.nr; i++) {
+		struct ref_entry *e = &l.items[i];
+		/* a later entry with the same name wins */
+		if (i + 1 < l.nr && !strcmp(e->name, l.items[i + 1].name))
+			continue;
+		strbuf_addf(&out, "%s %s\n", oid_to_hex(&e->oid), e->name);
+		if ((e->flags & REF_KNOWS_PEELED) && !is_null_oid(&e->peeled))
+			strbuf_addf(&out, "^%s\n", oid_to_hex(&e->peeled));
+	}
+	if (write_in_full(lk->fd, out.buf, out.len) < 0 || lock_file_commit(lk) < 0) {
+		ret = error("unable to write '%s': %s", pathdup, strerror(errno));
+		lock_file_rollback(lk);
+	}
+	for (size_t i = 0; i < l.nr; i++)
+		free((char *)l.items[i].name);
+	free(l.items);
+	strbuf_release(&out);
+	free(pathdup);
+	packed_refs_forget();
+	return ret;
+}
