@@ -575,7 +575,7 @@ static int read_loose(const struct loose *lo, struct msgs *m, enum object_type *
 		goto out;
 	}
 	if (!memchr(hdr, '\0', z.next_out - hdr)) {
-		msg_add(m, 1, "error: header for %s too long, exceeds 32 bytes", lo->path);
+		msg_add(m, 1, "error: unable to unpack header of %s", lo->path);
 		goto out;
 	}
 	p = memchr(hdr, ' ', z.next_out - hdr);
@@ -683,6 +683,17 @@ static void verify_loose(void)
 
 /* ---- packs ---- */
 
+/* Packed objects that would not unpack, and zlib's reason. */
+struct bad_packed {
+	struct object_id oid;
+	const char *detail;
+	const char *pack;
+};
+static struct bad_packed *bad_packed;
+static size_t nr_bad_packed, alloc_bad_packed;
+
+
+
 struct fpack {
 	struct packed_git p;
 	char *name;       /* the .pack path as git prints it */
@@ -722,11 +733,15 @@ static void scan_packs(const char *dir, int local)
 		ALLOC_GROW(packs, nr_packs + 1, alloc_packs);
 		f = &packs[nr_packs++];
 		memset(f, 0, sizeof(*f));
-		pack_init(&f->p, idx.buf);
 		{
+			/* Named as git names them, so the object store's
+			 * messages about this pack read like git's too. */
 			char *base = xstrndup(de->d_name, l - 4);
 			char *sub = xstrfmt("%s.pack", base);
+			char *ix = display_path(path.buf, NULL, de->d_name);
 			f->name = display_path(path.buf, NULL, sub);
+			pack_init(&f->p, ix);
+			free(ix);
 			free(sub);
 			free(base);
 		}
@@ -832,9 +847,20 @@ static void pack_error_cb(const struct pack_walk_error *e, void *data)
 		crc_check(c, e->nr, e->idx_pos, e->crc, e->offset, &m);
 	m = entry_msgs(c, e->nr);
 	memcpy(id.hash, pack_idx_id(idx, e->idx_pos), RAW_SZ);
-	if (e->kind == PACK_WALK_BAD_DATA && e->detail && strcmp(e->detail, "truncated") &&
-	    strcmp(e->detail, "size mismatch") && strcmp(e->detail, "size larger than the data can hold"))
-		msg_add(m, 1, "error: inflate: data stream error (%s)", e->detail);
+	{
+		const char *zmsg = NULL;
+		if (e->kind == PACK_WALK_BAD_DATA && e->detail && strcmp(e->detail, "truncated") &&
+		    strcmp(e->detail, "size mismatch") &&
+		    strcmp(e->detail, "size larger than the data can hold"))
+			zmsg = e->detail;
+		if (zmsg)
+			msg_add(m, 1, "error: inflate: data stream error (%s)", zmsg);
+		ALLOC_GROW(bad_packed, nr_bad_packed + 1, alloc_bad_packed);
+		oidcpy(&bad_packed[nr_bad_packed].oid, &id);
+		bad_packed[nr_bad_packed].detail = zmsg;
+		bad_packed[nr_bad_packed].pack = c->f->name;
+		nr_bad_packed++;
+	}
 	msg_add(m, 1, "error: cannot unpack %s from %s at offset %" PRIu64,
 		oid_to_hex(&id), c->f->name, e->offset);
 }
@@ -847,6 +873,24 @@ static int idx_checksum_ok(const struct pack_idx *idx)
 }
 
 static struct thread_pool *pool;
+static int some_pack_unusable;
+
+/* Objects of a pack that cannot be mapped are not stored, as far as git's
+ * later lookups are concerned. */
+static void recompute_in_pack(void)
+{
+	for (size_t i = 0; i < nr_objs; i++)
+		objs[i].flags &= ~IN_PACK;
+	for (size_t i = 0; i < nr_packs; i++) {
+		if (!packs[i].usable)
+			continue;
+		for (uint32_t k = 0; k < packs[i].p.idx.nr; k++) {
+			struct object_id id;
+			memcpy(id.hash, pack_idx_id(&packs[i].p.idx, k), RAW_SZ);
+			find_obj(&id)->flags |= IN_PACK;
+		}
+	}
+}
 
 static void verify_one_pack(struct fpack *f)
 {
@@ -862,6 +906,8 @@ static void verify_one_pack(struct fpack *f)
 	if (pack_map(&f->p) < 0) {
 		error("packfile %s cannot be accessed", f->name);
 		errors_found |= ERROR_PACK;
+		f->usable = 0;
+		some_pack_unusable = 1;
 		return;
 	}
 	pack_advise_walk(&f->p);
@@ -880,7 +926,7 @@ static void verify_one_pack(struct fpack *f)
 		error("%s pack checksum mismatch", f->name);
 		err = 1;
 	}
-	if (memcmp(res.checksum, pack_idx_pack_checksum(&f->p.idx), RAW_SZ)) {
+	if (memcmp(f->p.map + f->p.map_size - RAW_SZ, pack_idx_pack_checksum(&f->p.idx), RAW_SZ)) {
 		error("%s pack checksum does not match its index", f->name);
 		err = 1;
 	}
@@ -978,6 +1024,20 @@ static void reread_broken(struct fobj *o)
 	void *d;
 	if (o->flags & HAS_OBJ || !(o->flags & (IN_LOOSE | IN_PACK)))
 		return;
+	if (o->flags & IN_PACK) {
+		/* git prints zlib's complaint again and gives up. */
+		for (size_t i = 0; i < nr_bad_packed; i++)
+			if (oideq(&bad_packed[i].oid, &o->oid)) {
+				fflush(stdout);
+				if (bad_packed[i].detail)
+					error("inflate: data stream error (%s)", bad_packed[i].detail);
+				die("packed object %s (stored in %s) is corrupt", oid_to_hex(&o->oid),
+				    bad_packed[i].pack);
+			}
+		return;
+	}
+	/* git asks for the type first, then the contents: both complain. */
+	odb_read_header(&o->oid, &t, &sz);
 	d = odb_read_object(&o->oid, &t, &sz);
 	free(d);
 }
@@ -1013,8 +1073,14 @@ static void mark_used_links(void)
 		uint32_t *l = objs[i].links;
 		if (!l)
 			continue;
-		for (uint32_t k = 1; k <= l[0]; k++)
-			link_target(l[k])->flags |= USED;
+		for (uint32_t k = 1; k <= l[0]; k++) {
+			struct fobj *t = link_target(l[k]);
+			t->flags |= USED;
+			/* git's lookup_tree() and friends give an object it has
+			 * not read the type of the link that named it. */
+			if (!t->type)
+				t->type = LINK_TYPE(l[k]);
+		}
 	}
 }
 
@@ -1081,8 +1147,12 @@ static int reflog_ent_cb(const struct object_id *old_oid, const struct object_id
 	return 0;
 }
 
+static int reflog_saw_head;
+
 static int fsck_reflog_cb(const struct ref_entry *ref, void *data UNUSED)
 {
+	if (!strcmp(ref->name, "HEAD"))
+		reflog_saw_head = 1;
 	refs_for_each_reflog_entry(ref->name, reflog_ent_cb, (void *)ref->name);
 	return 0;
 }
@@ -1309,6 +1379,8 @@ int cmd_fsck(int argc, const char **argv)
 			for (size_t i = 0; i < nr_packs; i++)
 				verify_one_pack(&packs[i]);
 			thread_pool_free(pool);
+			if (some_pack_unusable)
+				recompute_in_pack();
 		}
 	}
 	if (keep_cache || !argc)
@@ -1319,7 +1391,11 @@ int cmd_fsck(int argc, const char **argv)
 	refs_for_each("refs/", REFS_INCLUDE_BROKEN, fsck_ref_cb, NULL);
 	head_link();
 	if (include_reflogs)
+	{
 		refs_for_each_reflog(fsck_reflog_cb, NULL);
+		if (!reflog_saw_head && file_exists(git_path("logs/HEAD")))
+			refs_for_each_reflog_entry("HEAD", reflog_ent_cb, (void *)"HEAD");
+	}
 	if (!default_refs) {
 		fprintf(stderr, "notice: No default references\n");
 		show_unreachable = 0;
