@@ -254,9 +254,8 @@ static struct scope_cache *scope(int i)
 		return c;
 	c->loaded = 1;
 	if (i == 0) {
-		const char *env = getenv("GIT_CONFIG_NOSYSTEM");
 		const char *sys = getenv("GIT_CONFIG_SYSTEM");
-		if (!env || config_maybe_bool(env) != 1)
+		if (!env_bool("GIT_CONFIG_NOSYSTEM", 0))
 			config_parse_file(sys ? sys : "/etc/gitconfig", collect, c);
 	} else if (i == 1) {
 		load_global(c);
@@ -399,6 +398,19 @@ static int parse_int_value(const char *value, long *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+int env_bool(const char *name, int def)
+{
+	const char *v = getenv(name);
+	long n;
+	int b;
+	if (!v)
+		return def;
+	b = config_maybe_bool(v);
+	if (b >= 0)
+		return b;
+	return !parse_int_value(v, &n) ? n != 0 : def;
 }
 
 long config_parse_int(const char *key, const char *value)

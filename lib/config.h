@@ -37,6 +37,8 @@ int config_parse_bool(const char *key, const char *value);
 long config_parse_int(const char *key, const char *value);
 /* -1 if not a boolean */
 int config_maybe_bool(const char *value);
+/* A boolean environment variable as git reads one ("1", "true", ...). */
+int env_bool(const char *name, int def);
 
 /* Forget what was read (after this process wrote the repository config). */
 void config_invalidate(void);

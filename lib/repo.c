@@ -58,6 +58,10 @@ static char *read_commondir(const char *gitdir)
 	return ret;
 }
 
+/* The commondir that the last successful is_git_directory_head() read,
+ * so that set_paths() need not open the file again. */
+static char *found_common;
+
 static int is_git_directory_head(const char *path, struct strbuf *head)
 {
 	char *common = read_commondir(path);
@@ -76,8 +80,12 @@ static int is_git_directory_head(const char *path, struct strbuf *head)
 		ok = !access(p, X_OK);
 		free(p);
 	}
-	free(common);
-	return ok && !read_head_file(path, head);
+	ok = ok && !read_head_file(path, head);
+	free(found_common);
+	found_common = ok ? common : NULL;
+	if (!ok)
+		free(common);
+	return ok;
 }
 
 int is_git_directory(const char *path)
@@ -241,10 +249,9 @@ static void ensure_ownership(const char *dir)
 	struct stat st;
 	struct safe_dir sd;
 	char *real;
-	const char *env = getenv("GIT_TEST_ASSUME_DIFFERENT_OWNER");
 	if (stat(dir, &st) < 0)
 		return;
-	if (st.st_uid == expected_owner() && !(env && config_maybe_bool(env) == 1))
+	if (st.st_uid == expected_owner() && !env_bool("GIT_TEST_ASSUME_DIFFERENT_OWNER", 0))
 		return;
 	real = realpath(dir, NULL);
 	sd.path = real ? real : dir;
@@ -265,10 +272,29 @@ static void set_paths(const char *gitdir)
 	char *common;
 	const char *objenv = getenv("GIT_OBJECT_DIRECTORY");
 	the_repo.gitdir = xstrdup(gitdir);
-	common = read_commondir(gitdir);
+	common = found_common;
+	found_common = NULL;
 	the_repo.commondir = common ? common : xstrdup(gitdir);
 	the_repo.objdir = objenv ? xstrdup(objenv) : xstrfmt("%s/objects", the_repo.commondir);
 	repo_found = 1;
+}
+
+/* The same git dir under another spelling (relative or absolute); a
+ * commondir that was the git dir itself follows it. */
+static void respell_gitdir(const char *gitdir)
+{
+	int same = !strcmp(the_repo.commondir, the_repo.gitdir);
+	char *copy = xstrdup(gitdir);
+	free(the_repo.gitdir);
+	the_repo.gitdir = copy;
+	if (same) {
+		free(the_repo.commondir);
+		the_repo.commondir = xstrdup(gitdir);
+		if (!getenv("GIT_OBJECT_DIRECTORY")) {
+			free(the_repo.objdir);
+			the_repo.objdir = xstrfmt("%s/objects", gitdir);
+		}
+	}
 }
 
 static int setup_explicit(const char *gitdir_env)
@@ -287,13 +313,7 @@ static int setup_explicit(const char *gitdir_env)
 		/* a relative GIT_DIR must survive the chdir */
 		if (gitdir_env[0] != '/') {
 			strbuf_realpath_lexical(&abs, gitdir_env);
-			free(the_repo.gitdir);
-			the_repo.gitdir = strbuf_detach(&abs, NULL);
-			free(the_repo.commondir);
-			free(the_repo.objdir);
-			set_paths(the_repo.gitdir);
-			free(the_repo.gitdir);
-			the_repo.gitdir = xstrdup(the_repo.commondir);
+			respell_gitdir(abs.buf);
 		}
 		if (fc.worktree && !getenv("GIT_WORK_TREE") && wt[0] != '/') {
 			char *j = xstrfmt("%s/%s", the_repo.gitdir, wt);
@@ -400,25 +420,13 @@ int setup_git_directory_gently(void)
 				die_errno("cannot come back to cwd");
 			/* git prints an absolute git dir from a subdirectory */
 		} else if (!strcmp(the_repo.gitdir + strlen(the_repo.worktree), "/.git")) {
-			free(the_repo.gitdir);
-			the_repo.gitdir = xstrdup(".git");
-			if (!strcmp(the_repo.commondir + strlen(the_repo.worktree), "/.git")) {
-				free(the_repo.commondir);
-				free(the_repo.objdir);
-				set_paths(".git");
-				free(the_repo.gitdir);
-				the_repo.gitdir = xstrdup(".git");
-			}
+			respell_gitdir(".git");
 		}
 	} else {
 		if (top < cwd.len && chdir(the_repo.gitdir) < 0)
 			die_errno("cannot chdir to '%s'", the_repo.gitdir);
-		if (top == cwd.len) {
-			free(the_repo.gitdir);
-			free(the_repo.commondir);
-			free(the_repo.objdir);
-			set_paths(".");
-		}
+		if (top == cwd.len)
+			respell_gitdir(".");
 	}
 	strbuf_release(&fc.unknown);
 	free(fc.worktree);

@@ -1,0 +1,97 @@
+#!/bin/sh
+# Repository discovery: subdirectories, -C, GIT_DIR/--git-dir, gitdir
+# files, linked worktrees, bare repositories, ceilings, format checks and
+# ownership, all compared with git (rev-parse is the probe).
+. "$(dirname "$0")/test-lib.sh"
+
+# The trash directory lives inside the project's own checkout: stop
+# discovery from walking up into it.
+export GIT_CEILING_DIRECTORIES="$TRASH"
+
+test_expect_success 'setup' '
+	git init -q repo &&
+	(cd repo && test_commit one && mkdir -p sub/deeper) &&
+	git init -q --bare bare.git &&
+	git init -q --separate-git-dir "$TRASH/sep.git" gitfile &&
+	git -C repo worktree add -q ../wt 2>/dev/null &&
+	mkdir outside
+'
+
+for dir in repo repo/sub repo/sub/deeper bare.git bare.git/refs gitfile wt; do
+	test_expect_success "discovery from $dir" "
+		(cd $dir && compare_git rev-parse --git-dir --show-toplevel --show-prefix \
+			--is-bare-repository --is-inside-work-tree --git-common-dir)
+	"
+done
+
+test_expect_success '-C and repeated -C' '
+	compare_git -C repo rev-parse --git-dir --show-toplevel &&
+	compare_git -C repo -C sub rev-parse --show-prefix
+'
+
+test_expect_success 'GIT_DIR and --git-dir' '
+	(GIT_DIR=repo/.git && export GIT_DIR && compare_git rev-parse --git-dir --show-toplevel) &&
+	compare_git --git-dir=repo/.git rev-parse --git-dir &&
+	compare_git --git-dir=bare.git rev-parse --is-bare-repository &&
+	compare_git --git-dir=repo/.git --work-tree=repo rev-parse --show-toplevel
+'
+
+test_expect_success 'not a repository' '
+	(cd outside && compare_git rev-parse --git-dir) &&
+	(cd outside && test_expect_code 128 mini-git rev-parse --git-dir 2>err &&
+	 echo "fatal: not a git repository (or any of the parent directories): .git" >expect &&
+	 test_cmp expect err)
+'
+
+test_expect_success 'GIT_DIR that is not a repository' '
+	compare_git --git-dir=outside rev-parse --git-dir
+'
+
+test_expect_success 'ceiling stops the walk' '
+	(cd repo/sub && GIT_CEILING_DIRECTORIES="$TRASH/repo" && export GIT_CEILING_DIRECTORIES &&
+	 compare_git rev-parse --git-dir)
+'
+
+test_expect_success 'a repository without a config file' '
+	cp -R repo noconf && rm noconf/.git/config &&
+	(cd noconf && compare_git rev-parse --git-dir HEAD)
+'
+
+test_expect_success 'format version 1 with an unknown extension is refused' '
+	cp -R repo ext && git -C ext config core.repositoryformatversion 1 &&
+	git -C ext config extensions.frobnicate yes &&
+	(cd ext && compare_git rev-parse HEAD)
+'
+
+test_expect_success 'format version 2 is refused' '
+	cp -R repo v2 && git -C v2 config core.repositoryformatversion 2 &&
+	(cd v2 && compare_git rev-parse HEAD)
+'
+
+test_expect_success 'extensions are ignored in format version 0' '
+	cp -R repo ext0 && git -C ext0 config extensions.frobnicate yes &&
+	(cd ext0 && compare_git rev-parse HEAD)
+'
+
+test_expect_success 'SHA-256 repositories are refused with a clear message' '
+	git init -q --object-format=sha256 s256 &&
+	(cd s256 && test_expect_code 128 mini-git rev-parse --git-dir 2>err) &&
+	grep "SHA-256" s256/err
+'
+
+test_expect_success 'dubious ownership is refused like git' '
+	(cd repo && GIT_TEST_ASSUME_DIFFERENT_OWNER=1 && export GIT_TEST_ASSUME_DIFFERENT_OWNER &&
+	 compare_git rev-parse --git-dir)
+'
+
+test_expect_success 'safe.directory allows it' '
+	(cd repo && GIT_TEST_ASSUME_DIFFERENT_OWNER=1 && export GIT_TEST_ASSUME_DIFFERENT_OWNER &&
+	 git config --global safe.directory "$TRASH/repo" &&
+	 compare_git rev-parse --git-dir &&
+	 git config --global --unset safe.directory &&
+	 git config --global safe.directory "*" &&
+	 compare_git rev-parse --git-dir &&
+	 git config --global --unset safe.directory)
+'
+
+test_done
