@@ -69,9 +69,9 @@ static struct fsck_options fopts = FSCK_OPTIONS_INIT;
 
 static const char *const fsck_usage[] = {
 	"git fsck [--tags] [--root] [--unreachable] [--cache] [--no-reflogs]\n"
-	"         [--[no-]full] [--strict] [--verbose] [--lost-found]\n"
-	"         [--[no-]dangling] [--[no-]progress] [--connectivity-only]\n"
-	"         [--[no-]name-objects] [<object>...]",
+	"                [--[no-]full] [--strict] [--verbose] [--lost-found]\n"
+	"                [--[no-]dangling] [--[no-]progress] [--connectivity-only]\n"
+	"                [--[no-]name-objects] [<object>...]",
 	NULL
 };
 
@@ -1094,6 +1094,23 @@ static int is_branch(const char *name)
 static void handle_ref(const char *name, const struct object_id *oid)
 {
 	struct fobj *o = find_obj(oid);
+	if (o && !(o->flags & HAS_OBJ) && !check_full && (o->flags & IN_PACK)) {
+		/* --no-full: git reads the object to know it exists and stops
+		 * there, its packed objects not being "had". */
+		enum object_type t;
+		size_t sz;
+		if (odb_read_header(oid, &t, &sz) == 0) {
+			if (!o->type)
+				o->type = t;
+			if (t != OBJ_COMMIT && is_branch(name)) {
+				error("%s: not a commit", name);
+				errors_found |= ERROR_REFS;
+			}
+			default_refs++;
+			o->flags |= USED | REACHABLE;
+			return;
+		}
+	}
 	if (o && !(o->flags & HAS_OBJ))
 		reread_broken(o);
 	if (!o || !(o->flags & HAS_OBJ)) {
