@@ -8,6 +8,8 @@
 #include "refs/ref-filter.h"
 #include "refs/ref-object.h"
 #include "odb/oid-name.h"
+#include "odb/commit-walk.h"
+#include "lib/config-write.h"
 #include <sys/stat.h>
 
 static const char *const branch_usage[] = {
@@ -411,6 +413,616 @@ static void print_current(void)
 		printf("%s\n", b);
 }
 
+/* --- changes --- */
+
+enum track { TRACK_UNSPECIFIED = -1, TRACK_NEVER, TRACK_REMOTE, TRACK_ALWAYS, TRACK_EXPLICIT,
+	     TRACK_OVERRIDE, TRACK_INHERIT, TRACK_SIMPLE };
+
+static const char upstream_missing[] = "the requested upstream branch '%s' does not exist";
+static const char upstream_not_branch[] =
+	"cannot set up tracking information; starting point '%s' is not a branch";
+static const char upstream_advice[] =
+	"hint: \n"
+	"hint: If you are planning on basing your work on an upstream\n"
+	"hint: branch that already exists at the remote, you may need to\n"
+	"hint: run \"git fetch\" to retrieve it.\n"
+	"hint: \n"
+	"hint: If you are planning to push out a new local branch that\n"
+	"hint: will track its remote counterpart, you may want to use\n"
+	"hint: \"git push -u\" to set the upstream config as you push.\n"
+	"hint: Disable this message with \"git config advice.setUpstreamFailure false\"\n";
+
+static const char *cur_head;
+static struct object_id cur_head_oid;
+static int cur_detached;
+
+/* Where a branch is checked out (the main work tree only), or NULL. */
+static const char *checked_out_at(const char *refname)
+{
+	if (cur_detached || the_repo.bare || !cur_head)
+		return NULL;
+	if (starts_with(refname, "refs/heads/") && !strcmp(refname + 11, cur_head))
+		return the_repo.worktree;
+	return NULL;
+}
+
+/* "refs/heads/<name>", or -1 if that is not a valid branch name. */
+static int branch_ref(struct strbuf *ref, const char *name)
+{
+	strbuf_reset(ref);
+	strbuf_addf(ref, "refs/heads/%s", name);
+	if (*name == '-' || !strcmp(name, "HEAD"))
+		return -1;
+	return check_refname_format(ref->buf, 0);
+}
+
+static int ref_exists(const char *name)
+{
+	struct object_id oid;
+	return !refs_read(name, &oid);
+}
+
+static int validate_branchname(const char *name, struct strbuf *ref)
+{
+	if (branch_ref(ref, name))
+		die("'%s' is not a valid branch name", name);
+	return ref_exists(ref->buf);
+}
+
+static int validate_new_branchname(const char *name, struct strbuf *ref, int force)
+{
+	const char *path;
+	if (!validate_branchname(name, ref))
+		return 0;
+	if (!force)
+		die("a branch named '%s' already exists", ref->buf + 11);
+	if ((path = checked_out_at(ref->buf)))
+		die("cannot force update the branch '%s' checked out at '%s'", ref->buf + 11, path);
+	return 1;
+}
+
+struct remote_match {
+	const char *dst;          /* the tracking ref we look for */
+	struct strbuf remote, src;
+	int matches;
+};
+
+/* src side of a fetch refspec whose dst side matches want. */
+static int reverse_refspec(const char *spec, const char *want, struct strbuf *src)
+{
+	const char *colon, *rstar, *lstar;
+	if (*spec == '+')
+		spec++;
+	colon = strchr(spec, ':');
+	if (!colon)
+		return 0;
+	rstar = strchr(colon + 1, '*');
+	lstar = memchr(spec, '*', colon - spec);
+	if (!rstar) {
+		if (strcmp(colon + 1, want))
+			return 0;
+		strbuf_add(src, spec, colon - spec);
+		return 1;
+	}
+	if (!lstar)
+		return 0;
+	{
+		size_t pre = rstar - colon - 1, post = strlen(rstar + 1), wlen = strlen(want);
+		if (wlen < pre + post || strncmp(want, colon + 1, pre) ||
+		    strcmp(want + wlen - post, rstar + 1))
+			return 0;
+		strbuf_add(src, spec, lstar - spec);
+		strbuf_add(src, want + pre, wlen - pre - post);
+		strbuf_add(src, lstar + 1, colon - lstar - 1);
+	}
+	return 1;
+}
+
+static int find_tracked_cb(const char *key, const char *value, void *data)
+{
+	struct remote_match *m = data;
+	const char *rest, *dot;
+	struct strbuf src = STRBUF_INIT;
+	if (!value || !skip_prefix(key, "remote.", &rest) || !ends_with(rest, ".fetch"))
+		return 0;
+	dot = rest + strlen(rest) - 6;
+	if (reverse_refspec(value, m->dst, &src)) {
+		if (!m->matches++) {
+			strbuf_add(&m->remote, rest, dot - rest);
+			strbuf_addbuf(&m->src, &src);
+		}
+	}
+	strbuf_release(&src);
+	return 0;
+}
+
+static int is_remote_tracking(const char *ref)
+{
+	struct remote_match m = { ref, STRBUF_INIT, STRBUF_INIT, 0 };
+	config_for_each(CONFIG_ALL, find_tracked_cb, &m);
+	strbuf_release(&m.remote);
+	strbuf_release(&m.src);
+	return m.matches > 0;
+}
+
+static int config_set_or_die(const char *key, const char *value)
+{
+	return config_set(key, value);
+}
+
+static void upstream_failure_hint(const char *branch, const char *upstream)
+{
+	(void)branch;
+	fprintf(stderr, "hint: \n"
+		"hint: After fixing the error cause you may try to fix up\n"
+		"hint: the remote tracking information by invoking:\n"
+		"hint:   git branch --set-upstream-to=%s\n", upstream);
+}
+
+static void install_branch_config(const char *local_, const char *origin_, const char *merge_,
+				  int quiet)
+{
+	/* config values die with the next write: keep copies */
+	char *local = xstrdup(local_), *origin = origin_ ? xstrdup(origin_) : NULL;
+	char *merge = xstrdup(merge_);
+	struct strbuf key = STRBUF_INIT, friendly = STRBUF_INIT;
+	const char *shortname = NULL, *v;
+	int rebasing = 0;
+	if (skip_prefix(merge, "refs/heads/", &shortname) && !strcmp(local, shortname) && !origin) {
+		warning("not setting branch '%s' as its own upstream", local);
+		free(local);
+		free(merge);
+		return;
+	}
+	if (config_get("branch.autosetuprebase", &v) && v) {
+		if (!strcmp(v, "always") || (!strcmp(v, "local") && !origin) ||
+		    (!strcmp(v, "remote") && origin))
+			rebasing = 1;
+	}
+	strbuf_addf(&key, "branch.%s.remote", local);
+	if (config_set_or_die(key.buf, origin ? origin : ".") < 0)
+		goto fail;
+	strbuf_reset(&key);
+	strbuf_addf(&key, "branch.%s.merge", local);
+	if (config_set(key.buf, NULL) < 0 || config_add(key.buf, merge) < 0)
+		goto fail;
+	if (rebasing) {
+		strbuf_reset(&key);
+		strbuf_addf(&key, "branch.%s.rebase", local);
+		if (config_set(key.buf, "true") < 0)
+			goto fail;
+	}
+	if (!quiet) {
+		const char *s = merge;
+		skip_prefix(s, "refs/heads/", &s);
+		if (origin)
+			strbuf_addf(&friendly, "%s/%s", origin, s);
+		else
+			strbuf_addstr(&friendly, s);
+		printf(rebasing ? "branch '%s' set up to track '%s' by rebasing.\n"
+				: "branch '%s' set up to track '%s'.\n", local, friendly.buf);
+	}
+	strbuf_release(&key);
+	strbuf_release(&friendly);
+	free(local);
+	free(origin);
+	free(merge);
+	return;
+fail:
+	error("unable to write upstream branch configuration");
+	upstream_failure_hint(local, origin ? xstrfmt("%s/%s", origin, merge) : merge);
+	exit(1);
+}
+
+static void setup_tracking(const char *new_ref, const char *orig_ref, int track, int quiet)
+{
+	struct remote_match m = { orig_ref, STRBUF_INIT, STRBUF_INIT, 0 };
+	if (track == TRACK_INHERIT) {
+		const char *b, *r, *mg;
+		if (skip_prefix(orig_ref, "refs/heads/", &b) && branch_upstream(b, &r, &mg) != NULL) {
+			install_branch_config(new_ref, strcmp(r, ".") ? r : NULL, mg, quiet);
+		} else if (skip_prefix(orig_ref, "refs/heads/", &b)) {
+			struct strbuf k = STRBUF_INIT;
+			strbuf_addf(&k, "branch.%s.remote", b);
+			if (!config_get(k.buf, &r))
+				r = NULL;
+			strbuf_reset(&k);
+			strbuf_addf(&k, "branch.%s.merge", b);
+			if (!config_get(k.buf, &mg))
+				mg = NULL;
+			strbuf_release(&k);
+			if (!r || !mg)
+				die("could not inherit tracking configuration from '%s'", b);
+			install_branch_config(new_ref, strcmp(r, ".") ? r : NULL, mg, quiet);
+		} else
+			die("could not inherit tracking configuration from '%s'", orig_ref);
+		return;
+	}
+	config_for_each(CONFIG_ALL, find_tracked_cb, &m);
+	if (!m.matches && track != TRACK_ALWAYS && track != TRACK_EXPLICIT && track != TRACK_OVERRIDE)
+		goto out;
+	if (m.matches > 1)
+		die("not tracking: ambiguous information for ref '%s'", orig_ref);
+	if (track == TRACK_SIMPLE) {
+		const char *tail = strrchr(orig_ref, '/');
+		if (!m.matches || !tail || strcmp(tail + 1, new_ref))
+			goto out;
+	}
+	install_branch_config(new_ref, m.matches ? m.remote.buf : NULL,
+			      m.matches ? m.src.buf : orig_ref, quiet);
+out:
+	strbuf_release(&m.remote);
+	strbuf_release(&m.src);
+}
+
+static int explicit_tracking(int track)
+{
+	return track == TRACK_EXPLICIT || track == TRACK_OVERRIDE;
+}
+
+/* The commit a new branch starts at, and the ref it came from (if a branch). */
+static char *dwim_start(const char *start, int track, struct object_id *oid)
+{
+	struct strbuf full = STRBUF_INIT;
+	struct object_id ref_oid, commit;
+	char *real = NULL;
+	if (get_oid(start, oid)) {
+		if (explicit_tracking(track)) {
+			fprintf(stderr, "fatal: ");
+			fprintf(stderr, upstream_missing, start);
+			fputc('\n', stderr);
+			if (config_get_bool("advice.setupstreamfailure", 1))
+				fputs(upstream_advice, stderr);
+			exit(128);
+		}
+		die("not a valid object name: '%s'", start);
+	}
+	switch (refs_dwim(start, strlen(start), &full, &ref_oid)) {
+	case 0:
+		if (explicit_tracking(track))
+			die(upstream_not_branch, start);
+		break;
+	case 1:
+		real = strbuf_detach(&full, NULL);
+		if (!starts_with(real, "refs/heads/") && !is_remote_tracking(real)) {
+			if (explicit_tracking(track))
+				die(upstream_not_branch, start);
+			free(real);
+			real = NULL;
+		}
+		break;
+	default:
+		die("ambiguous object name: '%s'", start);
+	}
+	if (peel_to_commit(oid, &commit) < 0)
+		die("not a valid branch point: '%s'", start);
+	oidcpy(oid, &commit);
+	strbuf_release(&full);
+	return real;
+}
+
+static int default_track(void)
+{
+	const char *v;
+	if (!config_get("branch.autosetupmerge", &v))
+		return TRACK_REMOTE;
+	if (v && !strcmp(v, "always"))
+		return TRACK_ALWAYS;
+	if (v && !strcmp(v, "inherit"))
+		return TRACK_INHERIT;
+	if (v && !strcmp(v, "simple"))
+		return TRACK_SIMPLE;
+	return config_parse_bool("branch.autosetupmerge", v) ? TRACK_REMOTE : TRACK_NEVER;
+}
+
+static void create_branch(const char *name, const char *start, int force, int reflog,
+			  int quiet, int track)
+{
+	struct strbuf ref = STRBUF_INIT, err = STRBUF_INIT;
+	struct object_id oid;
+	char *real, *msg;
+	int forcing;
+
+	forcing = (track == TRACK_OVERRIDE) ? validate_branchname(name, &ref)
+					    : validate_new_branchname(name, &ref, force);
+	real = dwim_start(start, track, &oid);
+	msg = forcing ? xstrfmt("branch: Reset to %s", start) : xstrfmt("branch: Created from %s", start);
+	if (refs_update_err(ref.buf, &oid, forcing ? NULL : &(struct object_id){ { 0 } }, msg,
+			    REF_NO_DEREF | (reflog ? REF_FORCE_CREATE_REFLOG : 0), &err))
+		die("%s", err.buf);
+	if (real && track != TRACK_NEVER)
+		setup_tracking(ref.buf + 11, real, track, quiet);
+	free(real);
+	free(msg);
+	strbuf_release(&ref);
+	strbuf_release(&err);
+}
+
+static int in_merge_bases(const struct object_id *rev, const struct object_id *ref)
+{
+	return commit_is_ancestor(rev, ref) == 1;
+}
+
+static int branch_merged(unsigned kind, const char *name, const struct object_id *rev,
+			 const struct object_id *head_rev)
+{
+	struct object_id ref_oid, commit;
+	const struct object_id *reference = NULL;
+	const char *upstream = NULL;
+	char *upstream_name = NULL;
+	int merged;
+	if (kind == FILTER_REFS_BRANCHES) {
+		upstream = branch_upstream(name, NULL, NULL);
+		if (upstream) {
+			upstream_name = xstrdup(upstream);
+			if (!refs_read(upstream_name, &ref_oid) && !peel_to_commit(&ref_oid, &commit))
+				reference = &commit;
+		}
+	}
+	if (!reference)
+		reference = head_rev;
+	merged = reference ? in_merge_bases(rev, reference) : 0;
+	if (reference != head_rev && (head_rev ? in_merge_bases(rev, head_rev) : 0) != merged) {
+		if (merged)
+			warning("deleting branch '%s' that has been merged to\n"
+				"         '%s', but not yet merged to HEAD.", name, upstream_name);
+		else
+			warning("not deleting branch '%s' that is not yet merged to\n"
+				"         '%s', even though it is merged to HEAD.", name, upstream_name);
+	}
+	free(upstream_name);
+	return merged;
+}
+
+static int delete_branches(int argc, const char **argv, int force, unsigned kind, int quiet)
+{
+	struct object_id head_commit, *head_rev = NULL;
+	const char *fmt;
+	int remote = 0, ret = 0;
+	size_t pos;
+	struct strbuf name = STRBUF_INIT, err = STRBUF_INIT;
+
+	if (kind == FILTER_REFS_REMOTES) {
+		fmt = "refs/remotes/%s";
+		remote = 1;
+		force = 1;
+	} else if (kind == FILTER_REFS_BRANCHES)
+		fmt = "refs/heads/%s";
+	else
+		die("cannot use -a with -d");
+	pos = strcspn(fmt, "%");
+	if (!force && !peel_to_commit(&cur_head_oid, &head_commit))
+		head_rev = &head_commit;
+
+	for (int i = 0; i < argc; i++) {
+		struct object_id oid, commit;
+		unsigned flags;
+		const char *target, *path;
+		char *describe;
+		struct strbuf symtarget = STRBUF_INIT;
+
+		strbuf_reset(&name);
+		strbuf_addf(&name, fmt, argv[i]);
+		if (!remote && (path = checked_out_at(name.buf))) {
+			error("Cannot delete branch '%s' checked out at '%s'", argv[i], path);
+			ret = 1;
+			continue;
+		}
+		target = refs_read_symref(name.buf, &symtarget);
+		if (target) {
+			flags = REF_ISSYMREF;
+			oidclr(&oid);
+		} else if (!refs_resolve_reading(name.buf, &oid, &flags)) {
+			if (!(flags & REF_ISBROKEN)) {
+				if (remote)
+					error("remote-tracking branch '%s' not found.", argv[i]);
+				else {
+					struct strbuf v = STRBUF_INIT;
+					strbuf_addf(&v, "refs/remotes/%s", argv[i]);
+					if (!refs_read(v.buf, &oid))
+						error("branch '%s' not found.\nDid you forget --remote?", argv[i]);
+					else
+						error("branch '%s' not found.", argv[i]);
+					strbuf_release(&v);
+				}
+				ret = 1;
+				strbuf_release(&symtarget);
+				continue;
+			}
+			flags = REF_ISBROKEN;
+		}
+		if (!(flags & (REF_ISSYMREF | REF_ISBROKEN))) {
+			if (peel_to_commit(&oid, &commit) < 0) {
+				if (!force) {
+					error("Couldn't look up commit object for '%s'", name.buf);
+					ret = 1;
+					strbuf_release(&symtarget);
+					continue;
+				}
+			} else if (!force && !branch_merged(kind, argv[i], &commit, head_rev)) {
+				error("The branch '%s' is not fully merged.\n"
+				      "If you are sure you want to delete it, run 'git branch -D %s'.",
+				      argv[i], argv[i]);
+				ret = 1;
+				strbuf_release(&symtarget);
+				continue;
+			}
+		}
+		describe = xstrdup((flags & REF_ISBROKEN) ? "broken" : (flags & REF_ISSYMREF)
+				   ? symtarget.buf : odb_abbrev(&oid, 0));
+		strbuf_release(&symtarget);
+		strbuf_reset(&err);
+		if (refs_delete_err(name.buf, NULL, REF_NO_DEREF, &err) < 0) {
+			error("could not delete reference %s: %s", name.buf, err.buf);
+			ret = 1;
+		} else {
+			struct strbuf sec = STRBUF_INIT;
+			if (!quiet)
+				printf(remote ? "Deleted remote-tracking branch %s (was %s).\n"
+					      : "Deleted branch %s (was %s).\n", name.buf + pos, describe);
+			strbuf_addf(&sec, "branch.%s", name.buf + pos);
+			if (!remote && config_rename_section(sec.buf, NULL) < 0)
+				warning("update of config-file failed");
+			strbuf_release(&sec);
+		}
+		free(describe);
+	}
+	strbuf_release(&name);
+	strbuf_release(&err);
+	return ret;
+}
+
+static void copy_or_rename(const char *oldname, const char *newname, int copy, int force)
+{
+	struct strbuf oldref = STRBUF_INIT, newref = STRBUF_INIT, msg = STRBUF_INIT;
+	struct strbuf oldsec = STRBUF_INIT, newsec = STRBUF_INIT;
+	int recovery = 0;
+
+	if (branch_ref(&oldref, oldname)) {
+		if (ref_exists(oldref.buf))
+			recovery = 1;
+		else
+			die("Invalid branch name: '%s'", oldname);
+	}
+	if ((copy || strcmp(cur_head ? cur_head : "", oldname)) && !ref_exists(oldref.buf)) {
+		if (copy && cur_head && !strcmp(cur_head, oldname))
+			die("No commit on branch '%s' yet.", oldname);
+		die("No branch named '%s'.", oldname);
+	}
+	if (!strcmp(oldname, newname))
+		validate_branchname(newname, &newref);
+	else
+		validate_new_branchname(newname, &newref, force);
+	if (copy)
+		strbuf_addf(&msg, "Branch: copied %s to %s", oldref.buf, newref.buf);
+	else
+		strbuf_addf(&msg, "Branch: renamed %s to %s", oldref.buf, newref.buf);
+	if (!copy && (!cur_head || strcmp(oldname, cur_head) || !is_null_oid(&cur_head_oid)) &&
+	    refs_copy_or_rename(oldref.buf, newref.buf, msg.buf, 0))
+		die("Branch rename failed");
+	if (copy && refs_copy_or_rename(oldref.buf, newref.buf, msg.buf, 1))
+		die("Branch copy failed");
+	if (recovery) {
+		if (copy)
+			warning("Created a copy of a misnamed branch '%s'", oldref.buf + 11);
+		else
+			warning("Renamed a misnamed branch '%s' away", oldref.buf + 11);
+	}
+	if (!copy && !cur_detached && cur_head && !strcmp(cur_head, oldname) &&
+	    refs_update_symref("HEAD", newref.buf, msg.buf))
+		die("Branch renamed to %s, but HEAD is not updated!", newname);
+	strbuf_addf(&oldsec, "branch.%s", oldref.buf + 11);
+	strbuf_addf(&newsec, "branch.%s", newref.buf + 11);
+	if (!copy && config_rename_section(oldsec.buf, newsec.buf) < 0)
+		die("Branch is renamed, but update of config-file failed");
+	if (copy && strcmp(oldname, newname) && config_copy_section(oldsec.buf, newsec.buf) < 0)
+		die("Branch is copied, but update of config-file failed");
+	strbuf_release(&oldref);
+	strbuf_release(&newref);
+	strbuf_release(&msg);
+	strbuf_release(&oldsec);
+	strbuf_release(&newsec);
+}
+
+static int branch_change(int argc, const char **argv, int del, int rename, int copy, int force,
+			 int quiet, unsigned kind, const char *head, const struct object_id *head_oid,
+			 int detached, const char *new_upstream, int unset_upstream,
+			 int create_reflog, int edit_desc, int noncreate, const struct option *opts,
+			 int recurse)
+{
+	struct strbuf buf = STRBUF_INIT;
+	cur_head = detached ? NULL : head;
+	oidcpy(&cur_head_oid, head_oid);
+	cur_detached = detached;
+	if (del) {
+		if (!argc)
+			die("branch name required");
+		return delete_branches(argc, argv, del > 1, kind, quiet);
+	}
+	if (edit_desc)
+		die("--edit-description is not supported");
+	if (copy || rename) {
+		if (!argc)
+			die("branch name required");
+		else if (argc == 1 && detached)
+			die(copy ? "cannot copy the current branch while not on any."
+				 : "cannot rename the current branch while not on any.");
+		else if (argc == 1)
+			copy_or_rename(head, argv[0], copy != 0, copy + rename > 1);
+		else if (argc == 2)
+			copy_or_rename(argv[0], argv[1], copy != 0, copy + rename > 1);
+		else
+			die(copy ? "too many branches for a copy operation"
+				 : "too many arguments for a rename operation");
+		return 0;
+	}
+	if (new_upstream) {
+		const char *b;
+		struct object_id oid;
+		char *real;
+		if (!argc) {
+			if (detached)
+				die("could not set upstream of HEAD to %s when it does not point to any branch.",
+				    new_upstream);
+			b = head;
+		} else if (argc == 1) {
+			if (!strcmp(argv[0], "HEAD")) {
+				if (detached)
+					die("could not set upstream of HEAD to %s when it does not point to any branch.",
+					    new_upstream);
+				b = head;
+			} else
+				b = argv[0];
+		} else
+			die("too many arguments to set new upstream");
+		strbuf_addf(&buf, "refs/heads/%s", b);
+		if (!ref_exists(buf.buf)) {
+			if (!argc || (cur_head && !strcmp(cur_head, b)))
+				die("no commit on branch '%s' yet", b);
+			die("branch '%s' does not exist", b);
+		}
+		real = dwim_start(new_upstream, TRACK_OVERRIDE, &oid);
+		setup_tracking(b, real, TRACK_OVERRIDE, quiet);
+		free(real);
+		strbuf_release(&buf);
+		return 0;
+	}
+	if (unset_upstream) {
+		const char *b, *v;
+		if (!argc) {
+			if (detached)
+				die("could not unset upstream of HEAD when it does not point to any branch.");
+			b = head;
+		} else if (argc == 1)
+			b = argv[0];
+		else
+			die("too many arguments to unset upstream");
+		strbuf_addf(&buf, "branch.%s.merge", b);
+		if (!config_get(buf.buf, &v))
+			die("Branch '%s' has no upstream information", b);
+		config_set(buf.buf, NULL);
+		strbuf_reset(&buf);
+		strbuf_addf(&buf, "branch.%s.remote", b);
+		config_set(buf.buf, NULL);
+		strbuf_reset(&buf);
+		strbuf_addf(&buf, "branch.%s.pushremote", b);
+		config_set(buf.buf, NULL);
+		strbuf_release(&buf);
+		return 0;
+	}
+	if (!noncreate && argc > 0 && argc <= 2) {
+		int track = track_mode == 1 ? TRACK_EXPLICIT : track_mode == 2 ? TRACK_INHERIT
+			  : track_mode == 0 ? TRACK_NEVER : default_track();
+		if (kind != FILTER_REFS_BRANCHES)
+			die("The -a, and -r, options to 'git branch' do not take a branch name.\n"
+			    "Did you mean to use: -a|-r --list <pattern>?");
+		if (recurse)
+			die("--recurse-submodules is not supported");
+		create_branch(argv[0], argc == 2 ? argv[1] : head, force, create_reflog, quiet, track);
+		return 0;
+	}
+	usage_with_options(branch_usage, opts);
+}
 int cmd_branch(int argc, const char **argv)
 {
 	int verbose = 0, quiet = 0, del = 0, rename = 0, copy = 0, force = 0, list = 0;
@@ -509,6 +1121,7 @@ int cmd_branch(int argc, const char **argv)
 		print_current();
 		return 0;
 	}
-	die("not yet");
-	(void)quiet; (void)noncreate; (void)create_reflog; (void)recurse; (void)unset_upstream;
+	return branch_change(argc, argv, del, rename, copy, force, quiet, kind, head, &head_oid,
+			     detached, new_upstream, unset_upstream, create_reflog, edit_desc,
+			     noncreate, opts, recurse);
 }

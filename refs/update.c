@@ -349,6 +349,12 @@ static int do_update(const char *name, const struct object_id *new_oid,
 	if (!exists)
 		oidclr(&cur);
 	strbuf_setlen(err, 0);
+	if (exists && oideq(&cur, new_oid) && !log_old) {
+		/* already there: git neither writes nor logs */
+		lock_file_rollback(lk);
+		free(real_copy);
+		return 0;
+	}
 	strbuf_addf(&line, "%s\n", oid_to_hex(new_oid));
 	if (write_in_full(lk->fd, line.buf, line.len) < 0 || lock_file_commit(lk) < 0) {
 		strbuf_addf(err, "cannot update ref '%s': %s", name, strerror(errno));
@@ -360,12 +366,10 @@ static int do_update(const char *name, const struct object_id *new_oid,
 	strbuf_release(&line);
 	if (log_old)
 		oidcpy(&cur, log_old);
-	if (!exists || !oideq(&cur, new_oid) || msg) {
-		reflog_append(real_copy, &cur, new_oid, msg, flags & REF_FORCE_CREATE_REFLOG);
-		if (via)
-			reflog_append(name, &cur, new_oid, msg, 0);
-		log_head_too(real_copy, via ? name : NULL, &cur, new_oid, msg);
-	}
+	reflog_append(real_copy, &cur, new_oid, msg, flags & REF_FORCE_CREATE_REFLOG);
+	if (via)
+		reflog_append(name, &cur, new_oid, msg, 0);
+	log_head_too(real_copy, via ? name : NULL, &cur, new_oid, msg);
 	refs_invalidate();
 	free(real_copy);
 	return 0;
@@ -623,6 +627,11 @@ int refs_copy_or_rename(const char *from, const char *to, const char *msg, int c
 			move_log(to, from, 0);
 			strbuf_release(&err);
 			return -1;
+		}
+		/* the deletion shows in HEAD's log when HEAD follows the old name */
+		if (!copy) {
+			static const struct object_id null_oid;
+			log_head_too(from, NULL, &oid, &null_oid, msg);
 		}
 	}
 	strbuf_reset(&err);

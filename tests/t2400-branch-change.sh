@@ -1,0 +1,102 @@
+#!/bin/sh
+# branch: every change form beside git. Each command runs on two copies of
+# the same repository at the same path, one with git and one with
+# mini-git; output, exit code, refs, reflogs and config must match.
+. "$(dirname "$0")/test-lib.sh"
+
+# state DIR: everything a branch command may change, as text
+state() {
+	(cd "$1" &&
+	 git for-each-ref --format="%(refname) %(objectname) %(symref)" &&
+	 echo "HEAD: $(cat .git/HEAD)" &&
+	 echo "packed:" && cat .git/packed-refs 2>/dev/null
+	 echo "config:" && cat .git/config &&
+	 find .git/logs -type f | sort | while read f; do echo "== $f"; cat "$f"; done
+	 find .git/refs -name "*.lock")
+}
+
+# change ARGS...: run "branch ARGS" with both tools on fresh copies of orig
+change() {
+	for tool in git "$MINI_GIT"; do
+		rm -rf work && cp -a orig work &&
+		(cd work && "$tool" branch "$@" >"$TRASH/out.$(basename $tool)" 2>"$TRASH/err.$(basename $tool)"
+		 echo "exit=$?" >>"$TRASH/out.$(basename $tool)") &&
+		state work >"$TRASH/state.$(basename $tool)"
+	done
+	sed -i "s/mini-git/git/g" "$TRASH/err.mini-git"
+	test_cmp "$TRASH/out.git" "$TRASH/out.mini-git" &&
+	test_cmp "$TRASH/err.git" "$TRASH/err.mini-git" &&
+	test_cmp "$TRASH/state.git" "$TRASH/state.mini-git"
+}
+
+test_expect_success 'setup' '
+	git init -q up && (cd up && test_commit one && test_commit two &&
+		git branch other one && git branch feature) &&
+	git clone -q up orig && (cd orig &&
+		test_commit three &&
+		git branch side one && git branch merged two &&
+		git branch unmerged && git checkout -q unmerged && test_commit four &&
+		git checkout -q master &&
+		git branch deep/a/b one &&
+		git branch -q --set-upstream-to=origin/other side &&
+		git tag -a -m ann ann two &&
+		git config core.logAllRefUpdates true)
+'
+
+for args in "new" "new one" "new ann" "new origin/other" "--track new origin/other" \
+	"--no-track new origin/other" "-t new master" "--track=inherit new side" \
+	"new nothere" "--track new nothere" "--track new one" "side" "-f side two" \
+	"-f master one" "bad..name" "-- -x" "HEAD" "deep/a" "deep/a/b/c" "new/x origin/feature" \
+	"-q new origin/other" "--create-reflog new" "new one extra" "-r new" \
+	"-d merged" "-d unmerged" "-D unmerged" "-d master" "-d nothere" "-d feature" \
+	"-d merged side" "-D deep/a/b" "-d" "-d -r origin/other" "-dr origin/nothere" \
+	"-q -d merged" "-d side" \
+	"-m side renamed" "-m side deep/x" "-m master main" "-m main" "-M side merged" \
+	"-m side merged" "-m nothere x" "-m side bad..name" "-m a b c" "-m side side" \
+	"-c side copied" "-c master copy" "-C side merged" "-c side merged" "-c nothere x" \
+	"-u origin/other" "-u origin/feature side" "--set-upstream-to=master side" \
+	"-u side side" "-u origin/nothere" "-u one side" "-u origin/other nothere" \
+	"--unset-upstream side" "--unset-upstream merged" "--unset-upstream" \
+	"--unset-upstream nothere"
+do
+	test_expect_success "branch $args" 'change $args'
+done
+
+test_expect_success 'changes in a detached HEAD and on an unborn branch' '
+	(cd orig && git checkout -q --detach two) &&
+	change new && change -m x && change -u origin/other && change -d side &&
+	(cd orig && git checkout -q master && git checkout -q --orphan unborn) &&
+	change new && change -m unborn renamed && change -c unborn copied &&
+	(cd orig && git checkout -q master)
+'
+
+test_expect_success 'packed branches: delete and rename rewrite packed-refs' '
+	(cd orig && git pack-refs --all) &&
+	change -d merged && change -D unmerged deep/a/b && change -m side renamed &&
+	change -m side deep/side && change -c merged again && change -f side one
+'
+
+test_expect_success 'bare repository: no reflogs by default' '
+	rm -rf orig.nonbare && mv orig orig.nonbare &&
+	git clone -q --bare up orig &&
+	change new one && change -m other renamed && change -d feature &&
+	rm -rf orig && mv orig.nonbare orig
+'
+
+test_expect_success 'a stale lock: git message, nothing changed' '
+	(cd orig && touch .git/refs/heads/locked.lock && touch .git/config.lock) &&
+	change locked && change -u origin/other side &&
+	(cd orig && rm .git/refs/heads/locked.lock .git/config.lock)
+'
+
+test_expect_success 'created refs and configs are read back by git' '
+	rm -rf work && cp -a orig work && cd work &&
+	"$MINI_GIT" branch --track made origin/other &&
+	"$MINI_GIT" branch -m made remade &&
+	git rev-parse --verify refs/heads/remade &&
+	test "$(git config branch.remade.merge)" = refs/heads/other &&
+	git reflog show remade >/dev/null &&
+	git fsck
+'
+
+test_done
