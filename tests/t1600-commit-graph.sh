@@ -1,0 +1,207 @@
+#!/bin/sh
+# Commit-graph reading and ancestry walks (odb/commit-graph.c,
+# odb/commit-walk.c) through the t-commit-walk driver, against git's own
+# answers, without a graph, with one, with a split chain, with a graph that
+# covers part of the history, and with broken graph files.
+. "$(dirname "$0")/test-lib.sh"
+
+DRIVER="$TEST_DIRECTORY/unit/bin/t-commit-walk"
+if ! [ -x "$DRIVER" ]; then
+	test_skip 'commit walks' 'tests/unit/bin/t-commit-walk not built'
+	test_done
+fi
+walk() { "$DRIVER" "$@"; }
+
+# Commits with skewed and equal dates: the walks must not trust dates.
+at() { GIT_COMMITTER_DATE="$((1112900000 + $1)) +0000" GIT_AUTHOR_DATE="$((1112900000 + $1)) +0000" git commit -q --allow-empty -m "$2"; }
+
+test_expect_success 'setup: merges, an octopus, two roots, skewed and equal dates' '
+	git init -q r && cd r &&
+	at 1000 a1 && at 2000 a2 && git tag a2 &&
+	git checkout -q -b b1 && at 3000 b1-1 && at 1500 b1-2-skewed && git tag skew &&
+	git checkout -q -b b2 a2 && at 4000 b2-1 && at 4000 b2-2-same && at 4000 b2-3-same &&
+	git checkout -q -b b3 a2 && at 2500 b3-1 &&
+	git checkout -q master && at 5000 a3 &&
+	git merge -q --no-ff -m "octopus" b1 b2 b3 && git tag octo &&
+	at 6000 a4 &&
+	git checkout -q --orphan other && at 500 o1 && at 7000 o2 &&
+	git checkout -q master &&
+	GIT_COMMITTER_DATE="1112908000 +0000" git merge -q --allow-unrelated-histories -m "join" other &&
+	at 9000 a5 &&
+	git checkout -q -b late b2 && at 100 late-1-skewed && at 9500 late-2 &&
+	git checkout -q master &&
+	git rev-list --all >../commits &&
+	test $(wc -l <../commits) -ge 17
+'
+
+cd r 2>/dev/null
+
+test_expect_success 'expected answers from git' '
+	for a in $(cat ../commits); do
+		for b in $(cat ../commits); do
+			echo "$a $b"
+		done
+	done >../pairs &&
+	head -n 7 ../commits >../some &&
+	for a in $(cat ../some); do
+		for b in $(cat ../some); do
+			echo "$a $b"
+		done
+	done >../some-pairs &&
+	for c in $(cat ../commits); do
+		git rev-list $c | sed "s/^/$c /" || return 1
+	done >../ancestry &&
+	awk "
+		NR == FNR { anc[\$1 \" \" \$2] = 1; n[\$1]++; next }
+		{
+			a = \$1; b = \$2; common = 0
+			for (k in anc) {
+				split(k, f, \" \")
+				if (f[1] == a && ((b \" \" f[2]) in anc)) common++
+			}
+			print a, b, ((b \" \" a) in anc) ? \"yes\" : \"no\"
+			printf \"ab %s %s %d\\t%d\\n\", a, b, n[a] - common, n[b] - common
+		}" ../ancestry ../pairs >../expect-pairs &&
+	while read a b; do
+		echo "mb $a $b $(git merge-base --all $a $b | sort | tr "\n" " ")"
+	done <../some-pairs >../expect-bases &&
+	grep -c yes ../expect-pairs >/dev/null
+'
+
+check_all() {
+	walk pairs <../pairs >../actual-pairs &&
+	test_cmp ../expect-pairs ../actual-pairs &&
+	walk bases <../some-pairs >../actual-bases &&
+	test_cmp ../expect-bases ../actual-bases &&
+	for x in $(cat ../commits); do
+		grep "^$x [0-9a-f]* yes" ../expect-pairs | cut -d" " -f2 >../expect-contains &&
+		walk contains $x $(cat ../commits) >../actual-contains &&
+		sort ../expect-contains >../e && sort ../actual-contains >../a &&
+		test_cmp ../e ../a &&
+		grep "^[0-9a-f]* $x yes" ../expect-pairs | cut -d" " -f1 >../expect-merged &&
+		walk merged $x $(cat ../commits) >../actual-merged &&
+		sort ../expect-merged >../e && sort ../actual-merged >../a &&
+		test_cmp ../e ../a || return 1
+	done
+}
+
+test_expect_success 'no commit-graph: every pair as git answers' '
+	test "$(walk graph)" = 0 &&
+	check_all
+'
+
+test_expect_success 'tags and names are peeled to commits' '
+	walk contains a2 octo master late other >out &&
+	printf "octo\nmaster\nlate\n" >expect && test_cmp expect out &&
+	walk merged master a2 octo late skew >out &&
+	printf "a2\nocto\nskew\n" >expect && test_cmp expect out
+'
+
+test_expect_success 'full commit-graph: entries match the objects, walks unchanged' '
+	git commit-graph write --reachable 2>/dev/null &&
+	test "$(walk graph)" = $(wc -l <../commits) &&
+	walk graph-check &&
+	check_all
+'
+
+test_expect_success 'core.commitGraph=false ignores the graph' '
+	test "$(git -c core.commitGraph=false rev-parse HEAD >/dev/null && walk graph)" -gt 0 &&
+	git config core.commitGraph false &&
+	test "$(walk graph)" = 0 &&
+	git config --unset core.commitGraph
+'
+
+test_expect_success 'graph covering only part of the history' '
+	git checkout -q -b newer master &&
+	at 9900 n1 && at 50 n2-skewed && at 9990 n3 &&
+	git checkout -q master &&
+	git rev-list --all >../commits2 &&
+	test "$(walk graph)" -lt $(wc -l <../commits2) &&
+	for a in $(cat ../commits2); do
+		for b in $(git rev-list newer -3) ; do
+			if git merge-base --is-ancestor $a $b; then e=0; else e=1; fi &&
+			walk is-ancestor $a $b; test $? = $e &&
+			walk contains $a $b >o1 &&
+			if [ $e = 0 ]; then echo $b >o2; else : >o2; fi &&
+			test_cmp o2 o1 &&
+			test "$(git rev-list --left-right --count $a...$b)" = \
+			     "$(walk ahead-behind $a $b)" || return 1
+		done
+	done
+'
+
+test_expect_success 'split commit-graph chain' '
+	rm -f .git/objects/info/commit-graph &&
+	git rev-parse b1 | git commit-graph write --split --stdin-commits 2>/dev/null &&
+	git rev-parse b2 | git commit-graph write --split=no-merge --stdin-commits 2>/dev/null &&
+	git commit-graph write --split=no-merge --reachable 2>/dev/null &&
+	test $(wc -l <.git/objects/info/commit-graphs/commit-graph-chain) = 3 &&
+	test "$(walk graph)" = $(wc -l <../commits2) &&
+	walk graph-check &&
+	check_all
+'
+
+test_expect_success 'broken chain: git warning, then the layers that load' '
+	cp .git/objects/info/commit-graphs/commit-graph-chain chain.bak &&
+	echo nothex >>.git/objects/info/commit-graphs/commit-graph-chain &&
+	git merge-base --is-ancestor a2 master 2>expect.err &&
+	walk is-ancestor a2 master 2>actual.err &&
+	test_cmp expect.err actual.err &&
+	cp chain.bak .git/objects/info/commit-graphs/commit-graph-chain &&
+	echo 0123456789012345678901234567890123456789nothex >>.git/objects/info/commit-graphs/commit-graph-chain &&
+	git merge-base --is-ancestor a2 master 2>expect.err &&
+	walk is-ancestor a2 master 2>actual.err &&
+	test_cmp expect.err actual.err &&
+	cp chain.bak .git/objects/info/commit-graphs/commit-graph-chain &&
+	echo 0123456789012345678901234567890123456789 >>.git/objects/info/commit-graphs/commit-graph-chain &&
+	git merge-base --is-ancestor a2 master 2>expect.err &&
+	walk is-ancestor a2 master 2>actual.err &&
+	test_cmp expect.err actual.err &&
+	cp chain.bak .git/objects/info/commit-graphs/commit-graph-chain &&
+	check_all
+'
+
+corrupt() {
+	cp graph.good .git/objects/info/commit-graph &&
+	chmod u+w .git/objects/info/commit-graph &&
+	printf "$2" | dd of=.git/objects/info/commit-graph bs=1 seek=$1 conv=notrunc 2>/dev/null
+}
+
+test_expect_success 'broken graph files: git errors, answers from the objects' '
+	rm -rf .git/objects/info/commit-graphs &&
+	git commit-graph write --reachable 2>/dev/null &&
+	cp .git/objects/info/commit-graph graph.good &&
+	for damage in "0 XXXX" "4 \\002" "5 \\002" "6 \\377" "20 \\377" "8 OIDX" "12 \\377" \
+		"1100 \\377\\377\\377\\377" "120 \\377" "1080 \\000\\000\\000\\000"; do
+		corrupt $damage &&
+		git merge-base --is-ancestor a2 master 2>expect.err &&
+		walk is-ancestor a2 master 2>actual.err &&
+		test_cmp expect.err actual.err || return 1
+	done &&
+	cp graph.good .git/objects/info/commit-graph &&
+	truncate -s 1000 .git/objects/info/commit-graph &&
+	git merge-base --is-ancestor a2 master 2>expect.err &&
+	walk is-ancestor a2 master 2>actual.err &&
+	test_cmp expect.err actual.err &&
+	truncate -s 0 .git/objects/info/commit-graph &&
+	walk is-ancestor a2 master &&
+	cp graph.good .git/objects/info/commit-graph
+'
+
+test_expect_success 'a parent position out of range dies as in git' '
+	cdat=$(perl -e '"'"'
+		open F, "<", $ARGV[0]; binmode F; local $/; $d = <F>;
+		for ($i = 0; $i < ord(substr($d, 6, 1)); $i++) {
+			($id, $hi, $lo) = unpack("a4 N N", substr($d, 8 + 12 * $i, 12));
+			print $lo if $id eq "CDAT";
+		}'"'"' graph.good) &&
+	test -n "$cdat" &&
+	first=$(git rev-list --all | sort | head -n 1) &&
+	corrupt $((cdat + 20)) "\\177\\377\\377\\377" &&
+	test_expect_code 128 git rev-list $first >/dev/null 2>expect.err &&
+	test_expect_code 128 walk contains $first $first~0 master 2>actual.err &&
+	test_cmp expect.err actual.err &&
+	cp graph.good .git/objects/info/commit-graph
+'
+
+test_done
