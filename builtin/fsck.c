@@ -52,7 +52,11 @@ struct fobj {
 	uint8_t type;
 	uint8_t flags;
 	uint32_t *links;    /* links[0] = count */
+	uint16_t stage;     /* when verified: 0 loose, 1 + pack number; or NO_STAGE */
 };
+#define NO_STAGE 0xffff
+static uint16_t current_stage;
+static int sequential_pass;  /* loose objects: one at a time, in order */
 
 static struct fobj *objs;
 static size_t nr_objs, alloc_objs;
@@ -102,6 +106,7 @@ static void add_id(const unsigned char *id, uint8_t where)
 	memset(&objs[nr_objs], 0, sizeof(objs[0]));
 	memcpy(objs[nr_objs].oid.hash, id, RAW_SZ);
 	objs[nr_objs].flags = where;
+	objs[nr_objs].stage = NO_STAGE;
 	nr_objs++;
 }
 
@@ -282,6 +287,51 @@ static uint32_t *collect_links(enum object_type type, const char *buf, size_t le
 	return l;
 }
 
+/*
+ * git looks linked objects up by the type the link gives them; one it has
+ * already read with another type fails that lookup. Only objects verified
+ * in an earlier stage (loose before packs, pack before pack) are judged,
+ * since within a pack git's answer depends on its order of reading.
+ * Returns 1 when the object does not parse because of it.
+ */
+static int link_type_mismatch(struct fobj *o, enum object_type type, struct msgs *m,
+			      int *parse_failed)
+{
+	int bad_tree_links = 0;
+	for (uint32_t i = 1; i <= o->links[0]; i++) {
+		uint32_t l = o->links[i];
+		struct fobj *t;
+		uint16_t st;
+		if (l & LINK_MISSING)
+			continue;
+		t = &objs[LINK_INDEX(l)];
+		st = __atomic_load_n(&t->stage, __ATOMIC_ACQUIRE);
+		if (st == NO_STAGE || (st >= current_stage && !sequential_pass) ||
+		    t->type == LINK_TYPE(l))
+			continue;
+		msg_add(m, 1, "error: object %s is a %s, not a %s", oid_to_hex(&t->oid),
+			printable_type(t->type), printable_type(LINK_TYPE(l)));
+		if (type == OBJ_TAG) {
+			msg_add(m, 1, "error: bad tag pointer to %s in %s", oid_to_hex(&t->oid),
+				oid_to_hex(&o->oid));
+		} else if (type == OBJ_COMMIT) {
+			msg_add(m, 1, i == 1 ? "error: bad tree pointer %s in commit %s" :
+				"error: bad parent %s in commit %s", oid_to_hex(&t->oid), oid_to_hex(&o->oid));
+		} else {
+			bad_tree_links = 1;
+			continue;
+		}
+		*parse_failed = 1;
+		__atomic_fetch_and(&o->flags, (uint8_t)~SEEN, __ATOMIC_ACQ_REL);
+		return 1;
+	}
+	if (bad_tree_links) {
+		msg_add(m, 1, "error in tree %s: broken links", oid_to_hex(&o->oid));
+		__atomic_fetch_or(&errors_found, ERROR_OBJECT, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
 /* Does the tree decoder git uses in fsck_walk stop at the first entry?
  * Then git reports "broken links" before the syntax checks. */
 static int tree_first_entry_bad(const char *buf, size_t len, const char **why)
@@ -328,11 +378,18 @@ static int check_obj(struct fobj *o, enum object_type type, const char *buf, siz
 		*parse_failed = 1;
 		return 0;
 	}
-	old = __atomic_fetch_or(&o->flags, SEEN | HAS_OBJ, __ATOMIC_ACQ_REL);
+	old = __atomic_fetch_or(&o->flags, SEEN, __ATOMIC_ACQ_REL);
 	if (old & SEEN)
 		return 0;
-	o->type = type;
 	o->links = collect_links(type, buf, len, m, &o->oid, &walk_err);
+	if (link_type_mismatch(o, type, m, parse_failed)) {
+		free(o->links);
+		o->links = NULL;
+		return 0;
+	}
+	o->type = type;
+	__atomic_store_n(&o->stage, current_stage, __ATOMIC_RELEASE);
+	__atomic_fetch_or(&o->flags, HAS_OBJ, __ATOMIC_ACQ_REL);
 	if (type == OBJ_TREE && tree_first_entry_bad(buf, len, &why)) {
 		msg_add(m, 1, "error: %s", why);
 		msg_add(m, 1, "error in tree %s: broken links", oid_to_hex(&o->oid));
@@ -855,6 +912,13 @@ static void pack_error_cb(const struct pack_walk_error *e, void *data)
 			zmsg = e->detail;
 		if (zmsg)
 			msg_add(m, 1, "error: inflate: data stream error (%s)", zmsg);
+		if (e->kind == PACK_WALK_MISSING_BASE) {
+			/* git names the position just past the base reference. */
+			struct pack_entry pe;
+			if (!pack_entry_header(&c->f->p, e->offset, &pe))
+				msg_add(m, 1, "error: failed to validate delta base reference at offset %" PRIu64 " from %s",
+					e->offset + pe.hdr_len, c->f->name);
+		}
 		ALLOC_GROW(bad_packed, nr_bad_packed + 1, alloc_bad_packed);
 		oidcpy(&bad_packed[nr_bad_packed].oid, &id);
 		bad_packed[nr_bad_packed].detail = zmsg;
@@ -1206,8 +1270,8 @@ static void head_link(void)
 
 /* Index entries (v2, v3, v4) are roots too: their ids are read before
  * the missing list is closed, since an index may name missing blobs. */
-static uint32_t *idx_links;
-static size_t nr_idx_links, alloc_idx_links;
+static uint32_t *idx_links, *ct_links;
+static size_t nr_idx_links, alloc_idx_links, nr_ct_links, alloc_ct_links;
 
 static void index_read(void)
 {
@@ -1285,6 +1349,42 @@ static void index_read(void)
 		ALLOC_GROW(idx_links, nr_idx_links + 1, alloc_idx_links);
 		idx_links[nr_idx_links++] = link_to(&oid, OBJ_BLOB);
 	}
+	/* Extensions: the cache tree names trees that are roots as well. */
+	while (end - p >= 8) {
+		uint32_t sz = get_be32(p + 4);
+		const unsigned char *d = p + 8, *dend;
+		if ((uint64_t)sz > (uint64_t)(end - d))
+			break;
+		dend = d + sz;
+		if (!memcmp(p, "TREE", 4)) {
+			while (d < dend) {
+				const unsigned char *nul = memchr(d, 0, dend - d);
+				const char *q;
+				char *e1, *e2;
+				long cnt;
+				if (!nul)
+					break;
+				q = (const char *)nul + 1;
+				cnt = strtol(q, &e1, 10);
+				if (e1 == q || *e1 != ' ')
+					break;
+				strtol(e1 + 1, &e2, 10);
+				if ((const unsigned char *)e2 >= dend || *e2 != '\n')
+					break;
+				d = (const unsigned char *)e2 + 1;
+				if (cnt >= 0) {
+					struct object_id oid;
+					if (dend - d < RAW_SZ)
+						break;
+					memcpy(oid.hash, d, RAW_SZ);
+					d += RAW_SZ;
+					ALLOC_GROW(ct_links, nr_ct_links + 1, alloc_ct_links);
+					ct_links[nr_ct_links++] = link_to(&oid, OBJ_TREE);
+				}
+			}
+		}
+		p = dend;
+	}
 out:
 	strbuf_release(&prev);
 	strbuf_release(&sb);
@@ -1330,7 +1430,25 @@ static void index_roots(void)
 	for (size_t i = 0; i < nr_idx_links; i++) {
 		struct fobj *o = link_target(idx_links[i]);
 		o->flags |= USED;
+		if (!o->type)
+			o->type = OBJ_BLOB;
 		mark_reachable(o);
+	}
+	for (size_t i = 0; i < nr_ct_links; i++) {
+		struct fobj *o = link_target(ct_links[i]);
+		if (!(o->flags & HAS_OBJ) && !(check_full == 0 && (o->flags & IN_PACK))) {
+			reread_broken(o);
+			error("%s: invalid sha1 pointer in cache-tree", oid_to_hex(&o->oid));
+			errors_found |= ERROR_REFS;
+			continue;
+		}
+		o->flags |= USED;
+		mark_reachable(o);
+		if (o->type != OBJ_TREE && (o->flags & HAS_OBJ)) {
+			fprintf(stderr, "error in %s %s: non-tree in cache-tree\n",
+				printable_type(o->type), oid_to_hex(&o->oid));
+			errors_found |= ERROR_OBJECT;
+		}
 	}
 }
 
@@ -1390,11 +1508,15 @@ int cmd_fsck(int argc, const char **argv)
 	if (!connectivity_only) {
 		for (size_t i = 0; i < nr_cruft; i++)
 			fprintf(stderr, "bad sha1 file: %s\n", cruft[i]);
+		sequential_pass = 1;
 		verify_loose();
+		sequential_pass = 0;
 		if (check_full) {
 			pool = thread_pool_new(0);
-			for (size_t i = 0; i < nr_packs; i++)
+			for (size_t i = 0; i < nr_packs; i++) {
+				current_stage = (uint16_t)(i + 1 < NO_STAGE ? i + 1 : NO_STAGE - 1);
 				verify_one_pack(&packs[i]);
+			}
 			thread_pool_free(pool);
 			if (some_pack_unusable)
 				recompute_in_pack();
