@@ -1,8 +1,9 @@
 /* commit-walk.c: the commit cache and the reachability walks.
  *
- * Nodes live in slabs (stable addresses) and are found through an
- * open-addressing table keyed by the first bytes of the id, which are
- * already uniformly distributed. A node costs ~64 bytes plus its parent
+ * Nodes live in slabs (stable addresses). Those of commits in the
+ * commit-graph are indexed by graph position; the others are found through
+ * an open-addressing table keyed by the first bytes of the id, which are
+ * already uniformly distributed. A node costs 56 bytes plus its parent
  * pointers.
  *
  * Every walk pops commits from a heap ordered by generation, then date,
@@ -16,7 +17,6 @@
 #include "odb/commit-walk.h"
 #include "odb/commit-graph.h"
 
-#define GRAPH_POS_UNKNOWN 0xfffffffeu
 
 /* Walk flags. The low bits name tips (up to TIP_BITS per walk). */
 #define TIP_BITS 28
@@ -61,16 +61,9 @@ static void table_grow(void)
 	table_size = nsize;
 }
 
-struct commit_node *commit_lookup(const struct object_id *oid)
+static struct commit_node *new_node(const struct object_id *oid)
 {
-	size_t i;
 	struct commit_node *c;
-
-	if (2 * (table_nr + 1) > table_size)
-		table_grow();
-	for (i = hash_oid(oid) & (table_size - 1); (c = table[i]); i = (i + 1) & (table_size - 1))
-		if (oideq(&c->oid, oid))
-			return c;
 	if (slab_used == SLAB) {
 		slab = xcalloc(SLAB, sizeof(*slab));
 		slab_used = 0;
@@ -78,7 +71,51 @@ struct commit_node *commit_lookup(const struct object_id *oid)
 	c = &slab[slab_used++];
 	oidcpy(&c->oid, oid);
 	c->generation = GENERATION_INFINITY;
-	c->graph_pos = GRAPH_POS_UNKNOWN;
+	c->graph_pos = GRAPH_POS_NONE;
+	return c;
+}
+
+/* Commits in the commit-graph are found by position, which a walk gets
+ * from CDAT without any search; only the others go into the table. */
+static struct commit_node **by_pos;
+static int graph_checked;
+
+static struct commit_node *node_at(uint32_t pos)
+{
+	struct commit_node *c = by_pos[pos];
+	struct object_id oid;
+	if (c)
+		return c;
+	commit_graph_oid(pos, &oid);
+	c = new_node(&oid);
+	c->graph_pos = pos;
+	by_pos[pos] = c;
+	return c;
+}
+
+struct commit_node *commit_lookup(const struct object_id *oid)
+{
+	size_t i;
+	struct commit_node *c;
+	uint32_t pos;
+
+	if (!graph_checked) {
+		graph_checked = 1;
+		if (commit_graph_available())
+			by_pos = xcalloc(commit_graph_nr(), sizeof(*by_pos));
+	}
+	if (table_size) {
+		for (i = hash_oid(oid) & (table_size - 1); (c = table[i]); i = (i + 1) & (table_size - 1))
+			if (oideq(&c->oid, oid))
+				return c;
+	}
+	if (by_pos && commit_graph_find(oid, &pos))
+		return node_at(pos);
+	if (2 * (table_nr + 1) > table_size)
+		table_grow();
+	for (i = hash_oid(oid) & (table_size - 1); table[i]; i = (i + 1) & (table_size - 1))
+		;
+	c = new_node(oid);
 	table[i] = c;
 	table_nr++;
 	return c;
@@ -101,21 +138,13 @@ static struct commit_node **alloc_parents(size_t n)
 	return p;
 }
 
-static struct commit_node *node_at(uint32_t pos)
-{
-	struct object_id oid;
-	struct commit_node *c;
-	commit_graph_oid(pos, &oid);
-	c = commit_lookup(&oid);
-	c->graph_pos = pos;
-	return c;
-}
-
 static int parse_from_graph(struct commit_node *c)
 {
 	struct commit_graph_entry e;
-	if (commit_graph_entry(c->graph_pos, &e) < 0 || e.nr_parents > UINT16_MAX)
-		return -1;
+	if (commit_graph_entry(c->graph_pos, &e) < 0 || e.nr_parents > UINT16_MAX) {
+		c->parsed = 2;
+		return error("commit-graph entry of %s is corrupt", oid_to_hex(&c->oid));
+	}
 	c->date = e.date;
 	c->generation = e.generation;
 	c->nr_parents = e.nr_parents;
@@ -139,16 +168,8 @@ int commit_parse(struct commit_node *c)
 
 	if (c->parsed)
 		return c->parsed == 1 ? 0 : -1;
-	if (c->graph_pos == GRAPH_POS_UNKNOWN &&
-	    !(commit_graph_available() && commit_graph_find(&c->oid, &c->graph_pos)))
-		c->graph_pos = GRAPH_POS_NONE;
-	if (c->graph_pos != GRAPH_POS_NONE) {
-		if (!parse_from_graph(c))
-			return 0;
-		/* A corrupt entry: read the object instead. */
-		c->graph_pos = GRAPH_POS_NONE;
-		c->generation = GENERATION_INFINITY;
-	}
+	if (c->graph_pos != GRAPH_POS_NONE)
+		return parse_from_graph(c);
 	c->parsed = 2;
 	buf = odb_read_object(&c->oid, &type, &size);
 	if (!buf)

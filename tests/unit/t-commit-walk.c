@@ -3,6 +3,7 @@
  * perf/contains. Run without arguments (as `make test` does) it has
  * nothing to check on its own and says so in TAP.
  *
+ *   t-commit-walk [-c key=value] <command> ...: the commands are
  *   t-commit-walk contains <commit> <tip>...   tips that contain commit
  *   t-commit-walk merged <base> <tip>...       tips reachable from base
  *   t-commit-walk is-ancestor <a> <b>          exit 0 if a is an ancestor of b
@@ -18,6 +19,7 @@
 #include "odb/commit-graph.h"
 #include "odb/oid-name.h"
 #include "lib/repo.h"
+#include "lib/config.h"
 
 static void resolve(const char *name, struct object_id *oid)
 {
@@ -142,9 +144,14 @@ int main(int argc, const char **argv)
 		puts("1..0 # SKIP a driver for t1600-commit-graph.sh and perf/contains");
 		return 0;
 	}
-	setup_git_directory();
 	argv++;
 	argc--;
+	while (argc > 2 && !strcmp(argv[0], "-c")) {
+		config_push_parameter(argv[1]);
+		argv += 2;
+		argc -= 2;
+	}
+	setup_git_directory();
 	if (!strcmp(argv[0], "contains"))
 		return tips_cmd(argc, argv, 0);
 	if (!strcmp(argv[0], "merged"))
