@@ -84,12 +84,29 @@ static int cmp_fobj(const void *a, const void *b)
 	return oidcmp(&((const struct fobj *)a)->oid, &((const struct fobj *)b)->oid);
 }
 
+/* First-two-bytes fan-out over the sorted table: a lookup (one per tree
+ * entry, so millions) compares against a handful of ids. */
+static uint32_t *fan;
+
+static void build_fanout(void)
+{
+	size_t i = 0;
+	fan = xmalloc(65537 * sizeof(*fan));
+	for (uint32_t k = 0; k < 65536; k++) {
+		while (i < nr_objs && (uint32_t)(objs[i].oid.hash[0] << 8 | objs[i].oid.hash[1]) < k)
+			i++;
+		fan[k] = (uint32_t)i;
+	}
+	fan[65536] = (uint32_t)nr_objs;
+}
+
 static struct fobj *find_obj(const struct object_id *oid)
 {
-	size_t lo = 0, hi = nr_objs;
+	uint32_t k = oid->hash[0] << 8 | oid->hash[1];
+	size_t lo = fan[k], hi = fan[k + 1];
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = oidcmp(&objs[mid].oid, oid);
+		int c = memcmp(objs[mid].oid.hash + 2, oid->hash + 2, RAW_SZ - 2);
 		if (!c)
 			return &objs[mid];
 		if (c < 0)
@@ -110,10 +127,53 @@ static void add_id(const unsigned char *id, uint8_t where)
 	nr_objs++;
 }
 
+/* Run boundaries: loose ids arrive sorted, and so does each .idx. */
+static size_t *runs;
+static size_t nr_runs, alloc_runs;
+
+static void end_run(void)
+{
+	if (nr_runs && runs[nr_runs - 1] == nr_objs)
+		return;
+	ALLOC_GROW(runs, nr_runs + 1, alloc_runs);
+	runs[nr_runs++] = nr_objs;
+}
+
+/* Merges the sorted runs pairwise (a few runs: packs and the loose
+ * objects), then folds duplicates. qsort over 20-byte keys cost more than
+ * the rest of the set-up together. */
 static void sort_table(void)
 {
 	size_t i, j = 0;
-	QSORT(objs, nr_objs, cmp_fobj);
+	struct fobj *tmp;
+
+	end_run();
+	tmp = xmalloc((nr_objs + 1) * sizeof(*tmp));
+	for (i = 0; i < nr_runs; i++) {
+		size_t a = i ? runs[i - 1] : 0, b = runs[i];
+		for (size_t k = a + 1; k < b; k++)
+			if (oidcmp(&objs[k - 1].oid, &objs[k].oid) > 0) {
+				QSORT(objs + a, b - a, cmp_fobj);
+				break;
+			}
+	}
+	while (nr_runs > 1) {
+		size_t out = 0;
+		for (i = 0; i < nr_runs; i += 2) {
+			size_t a = i ? runs[i - 1] : 0, m = runs[i];
+			size_t b = i + 1 < nr_runs ? runs[i + 1] : m, x = a, y = m, d = a;
+			while (x < m && y < b)
+				tmp[d++] = oidcmp(&objs[x].oid, &objs[y].oid) <= 0 ? objs[x++] : objs[y++];
+			while (x < m)
+				tmp[d++] = objs[x++];
+			while (y < b)
+				tmp[d++] = objs[y++];
+			memcpy(objs + a, tmp + a, (b - a) * sizeof(*objs));
+			runs[out++] = b;
+		}
+		nr_runs = out;
+	}
+	free(tmp);
 	for (i = 0; i < nr_objs; i++) {
 		if (j && oideq(&objs[j - 1].oid, &objs[i].oid)) {
 			objs[j - 1].flags |= objs[i].flags;
@@ -122,6 +182,7 @@ static void sort_table(void)
 		objs[j++] = objs[i];
 	}
 	nr_objs = j;
+	build_fanout();
 }
 
 static uint32_t link_to(const struct object_id *oid, enum object_type type)
@@ -1013,6 +1074,7 @@ static int open_packs(void)
 		f->usable = 1;
 		for (uint32_t k = 0; k < f->p.idx.nr; k++)
 			add_id(pack_idx_id(&f->p.idx, k), IN_PACK);
+		end_run();
 	}
 	return 0;
 }
@@ -1499,6 +1561,7 @@ int cmd_fsck(int argc, const char **argv)
 	add_objdir(odb_objdir(), 1, 0);
 	for (size_t i = 0; i < nr_dirs; i++) {
 		scan_loose(dirs[i].path);
+		end_run();
 		scan_packs(dirs[i].path, dirs[i].local);
 	}
 	QSORT(packs, nr_packs, cmp_pack);

@@ -409,6 +409,8 @@ static int is_hfs_dot(const char *name, const char *what)
 
 int fsck_is_hfs_dotgit(const char *name)
 {
+	if (name[0] != '.' && (unsigned char)name[0] < 0x80)
+		return 0;
 	return is_hfs_dot(name, "git");
 }
 
@@ -450,6 +452,9 @@ static int is_ntfs_dot(const char *name, const char *what)
 
 static int is_dot_file(const char *name, const char *what)
 {
+	/* Nearly every name fails here: no '.' and no ignorable code point. */
+	if (name[0] != '.' && (unsigned char)name[0] < 0x80)
+		return 0;
 	return is_hfs_dot(name, what) || is_ntfs_dot(name, what);
 }
 

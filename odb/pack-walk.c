@@ -57,6 +57,8 @@ struct walk {
 	pthread_mutex_t err_lock;
 	uint32_t resolved, failed;
 	uint64_t data_end;       /* len - 20: where the trailer starts */
+	z_stream *zs;            /* one per worker */
+	char *zs_ready;
 };
 
 static uint32_t progress_count;
@@ -159,10 +161,9 @@ static void report(struct walk *w, enum pack_walk_error_kind kind, uint32_t nr,
  * allocation: the header of a damaged entry must not make us ask for
  * gigabytes. *used gets the compressed length consumed.
  */
-static void *inflate_exact(const unsigned char *start, uint64_t avail, uint64_t size,
-			   const char **detail, uint64_t *used)
+static void *inflate_exact(z_stream *zs, const unsigned char *start, uint64_t avail,
+			   uint64_t size, const char **detail, uint64_t *used)
 {
-	z_stream z;
 	unsigned char *out;
 	int st;
 
@@ -172,36 +173,35 @@ static void *inflate_exact(const unsigned char *start, uint64_t avail, uint64_t 
 		return NULL;
 	}
 	out = xmalloc(size + 1);
-	memset(&z, 0, sizeof(z));
-	if (inflateInit(&z) != Z_OK)
-		die("unable to initialise zlib");
-	z.next_out = out;
+	/* One stream per worker, reset rather than re-made per object. */
+	if (inflateReset(zs) != Z_OK)
+		die("unable to reset zlib");
+	zs->avail_in = 0;
+	zs->next_out = out;
 	/* One spare byte of output: a stream longer than size shows up as
 	 * output beyond it rather than as a quiet success. */
-	z.avail_out = (uInt)(size + 1 > UINT32_MAX ? UINT32_MAX : size + 1);
-	z.next_in = (unsigned char *)start;
+	zs->avail_out = (uInt)(size + 1 > UINT32_MAX ? UINT32_MAX : size + 1);
+	zs->next_in = (unsigned char *)start;
 	do {
-		uint64_t in_left = avail - (uint64_t)(z.next_in - start);
-		uint64_t out_left = size + 1 - (uint64_t)(z.next_out - out);
-		if (!z.avail_in)
-			z.avail_in = (uInt)(in_left > (1u << 30) ? (1u << 30) : in_left);
-		if (!z.avail_out)
-			z.avail_out = (uInt)(out_left > (1u << 30) ? (1u << 30) : out_left);
-		if (!z.avail_in || !z.avail_out) {
+		uint64_t in_left = avail - (uint64_t)(zs->next_in - start);
+		uint64_t out_left = size + 1 - (uint64_t)(zs->next_out - out);
+		if (!zs->avail_in)
+			zs->avail_in = (uInt)(in_left > (1u << 30) ? (1u << 30) : in_left);
+		if (!zs->avail_out)
+			zs->avail_out = (uInt)(out_left > (1u << 30) ? (1u << 30) : out_left);
+		if (!zs->avail_in || !zs->avail_out) {
 			st = Z_BUF_ERROR;
 			break;
 		}
-		st = inflate(&z, Z_FINISH);
-	} while (st == Z_OK || (st == Z_BUF_ERROR && z.avail_in == 0 &&
-				(uint64_t)(z.next_in - start) < avail));
-	*used = (uint64_t)(z.next_in - start);
-	if (st != Z_STREAM_END || z.total_out != size) {
-		*detail = z.msg ? z.msg : st == Z_STREAM_END ? "size mismatch" : "truncated";
-		inflateEnd(&z);
+		st = inflate(zs, Z_FINISH);
+	} while (st == Z_OK || (st == Z_BUF_ERROR && zs->avail_in == 0 &&
+				(uint64_t)(zs->next_in - start) < avail));
+	*used = (uint64_t)(zs->next_in - start);
+	if (st != Z_STREAM_END || zs->total_out != size) {
+		*detail = zs->msg ? zs->msg : st == Z_STREAM_END ? "size mismatch" : "truncated";
 		free(out);
 		return NULL;
 	}
-	inflateEnd(&z);
 	out[size] = '\0';
 	return out;
 }
@@ -345,6 +345,18 @@ static void deliver(struct walk *w, uint32_t nr, struct pw_base *b,
 	w->opts->object(&o, w->opts->data);
 }
 
+static z_stream *worker_zstream(struct walk *w, int worker)
+{
+	z_stream *z = &w->zs[worker];
+	if (!w->zs_ready[worker]) {
+		memset(z, 0, sizeof(*z));
+		if (inflateInit(z) != Z_OK)
+			die("unable to initialise zlib");
+		w->zs_ready[worker] = 1;
+	}
+	return z;
+}
+
 /* Resolves entry nr (claimed by the caller) from base (NULL for a whole
  * object). Returns the new base with one reference, or NULL on failure. */
 static struct pw_base *resolve_one(struct walk *w, uint32_t nr, const struct pw_base *base,
@@ -356,7 +368,7 @@ static struct pw_base *resolve_one(struct walk *w, uint32_t nr, const struct pw_
 	void *raw;
 	struct pw_base *nb;
 
-	raw = inflate_exact(w->pack + e->offset + e->hdr_len,
+	raw = inflate_exact(worker_zstream(w, worker), w->pack + e->offset + e->hdr_len,
 			    e->end - e->offset - e->hdr_len, e->size, &detail, &used);
 	if (!raw) {
 		fail_entry(w, nr, PACK_WALK_BAD_DATA, detail);
@@ -709,9 +721,22 @@ static void link_children(struct walk *w)
 	QSORT(w->refs, w->nr_refs, cmp_ref_child);
 }
 
-/* Bases from outside the pack (thin packs), one id at a time. */
-static void resolve_external(struct walk *w, int worker)
+struct external_task {
+	struct walk *w;
+	struct pw_base *base;
+};
+
+static void external_task_run(void *arg, int worker)
 {
+	struct external_task *t = arg;
+	descend(t->w, t->base, t->w->n, worker);
+	free(t);
+}
+
+/* Bases from outside the pack (thin packs), one id at a time. */
+static void resolve_external(struct walk *w)
+{
+	struct external_task *t;
 	uint32_t i = 0;
 
 	while (i < w->nr_refs) {
@@ -739,7 +764,11 @@ static void resolve_external(struct walk *w, int worker)
 			b->depth = 0;
 			b->refs = 1;
 			oidcpy(&b->oid, &w->refs[i].base);
-			descend(w, b, w->n, worker);
+			/* On a worker, so per-worker state is never shared. */
+			t = xmalloc(sizeof(*t));
+			t->w = w;
+			t->base = b;
+			thread_pool_add(w->pool, external_task_run, t);
 			thread_pool_wait(w->pool);
 		}
 		i = j;
@@ -778,6 +807,8 @@ int pack_walk(const void *pack, size_t len, const struct pack_walk_opts *opts,
 		own_pool = 1;
 	}
 	w.nthreads = thread_pool_threads(w.pool);
+	w.zs = xcalloc(w.nthreads, sizeof(*w.zs));
+	w.zs_ready = xcalloc(w.nthreads, 1);
 
 	if (opts->verify_checksum) {
 		sum.w = &w;
@@ -820,7 +851,7 @@ int pack_walk(const void *pack, size_t len, const struct pack_walk_opts *opts,
 	}
 	thread_pool_wait(w.pool);
 	if (opts->external_base)
-		resolve_external(&w, 0);
+		resolve_external(&w);
 
 	for (i = 0; i < w.n; i++) {
 		struct pw_entry *e = &w.e[i];
@@ -844,6 +875,11 @@ out:
 	res->nr_failed = w.failed;
 	if (own_pool)
 		thread_pool_free(w.pool);
+	for (i = 0; i < (uint32_t)w.nthreads; i++)
+		if (w.zs_ready[i])
+			inflateEnd(&w.zs[i]);
+	free(w.zs);
+	free(w.zs_ready);
 	free(w.e);
 	free(w.child_start);
 	free(w.child);
