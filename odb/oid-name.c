@@ -3,6 +3,7 @@
  * the right, so "A~2^2" is "(A~2)^2"; the ':' of <rev>:<path> is the first
  * one outside braces, so "HEAD^{/a:b}:x" works. */
 #include "odb/oid-name.h"
+#include "odb/commit-walk.h"
 #include "refs/refs.h"
 #include "lib/repo.h"
 #include <ctype.h>
@@ -443,15 +444,68 @@ static int get_nth_ancestor(const char *name, size_t len, unsigned long n, struc
 	return 0;
 }
 
-/* <commit>^{/regex}: the youngest commit reachable from start whose message
- * matches. "!!" quotes a leading '!', "!-" negates; other "!" forms are
- * reserved and fail, as in git. */
-static int find_by_message(const struct object_id *start, const char *pattern,
-			   struct object_id *oid)
+/* <commit>^{/regex} and :/regex: the youngest commit reachable from the
+ * starts whose message matches, visiting in date order (equal dates in
+ * the order found, as git's date-sorted list does). "!!" quotes a leading
+ * '!', "!-" negates; other "!" forms are reserved and fail, as in git. */
+#define ONELINE_SEEN (1u << 31)
+
+struct dated {
+	struct commit_node *c;
+	uint64_t seq;
+};
+
+static int dated_before(const struct dated *a, const struct dated *b)
 {
-	struct object_id *queue = NULL, *seen = NULL;
-	timestamp_t *dates = NULL;
-	size_t nq = 0, aq = 0, ad = 0, ns = 0, as = 0;
+	if (a->c->date != b->c->date)
+		return a->c->date > b->c->date;
+	return a->seq < b->seq;
+}
+
+static void dated_push(struct dated **h, size_t *nr, size_t *alloc, struct commit_node *c,
+		       uint64_t seq)
+{
+	size_t i;
+	ALLOC_GROW(*h, *nr + 1, *alloc);
+	i = (*nr)++;
+	(*h)[i].c = c;
+	(*h)[i].seq = seq;
+	while (i && dated_before(&(*h)[i], &(*h)[(i - 1) / 2])) {
+		struct dated t = (*h)[i];
+		(*h)[i] = (*h)[(i - 1) / 2];
+		(*h)[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
+static struct commit_node *dated_pop(struct dated *h, size_t *nr)
+{
+	struct commit_node *top = h[0].c;
+	size_t i = 0;
+	h[0] = h[--*nr];
+	for (;;) {
+		size_t l = 2 * i + 1, b = i;
+		if (l < *nr && dated_before(&h[l], &h[b]))
+			b = l;
+		if (l + 1 < *nr && dated_before(&h[l + 1], &h[b]))
+			b = l + 1;
+		if (b == i)
+			break;
+		struct dated t = h[i];
+		h[i] = h[b];
+		h[b] = t;
+		i = b;
+	}
+	return top;
+}
+
+static int find_by_message(const struct object_id *starts, size_t nr_starts,
+			   const char *pattern, struct object_id *oid)
+{
+	struct dated *heap = NULL;
+	struct commit_node **seen = NULL;
+	size_t nr = 0, alloc = 0, nr_seen = 0, alloc_seen = 0;
+	uint64_t seq = 0;
 	int negate = 0, found = -1;
 	regex_t re;
 
@@ -466,57 +520,40 @@ static int find_by_message(const struct object_id *start, const char *pattern,
 	}
 	if (regcomp(&re, pattern, REG_EXTENDED))
 		return -1;
-	ALLOC_GROW(queue, 1, aq);
-	ALLOC_GROW(dates, 1, ad);
-	oidcpy(&queue[0], start);
-	dates[0] = UINT64_MAX;
-	nq = 1;
-	while (nq) {
-		/* The most recent commit first, like git's date-ordered walk. */
-		size_t best = 0;
-		struct commit_info ci;
-		struct object_id cur;
-		char *buf;
-		int seen_it = 0;
-		for (size_t i = 1; i < nq; i++)
-			if (dates[i] > dates[best])
-				best = i;
-		oidcpy(&cur, &queue[best]);
-		queue[best] = queue[nq - 1];
-		dates[best] = dates[nq - 1];
-		nq--;
-		for (size_t i = 0; i < ns; i++)
-			if (oideq(&seen[i], &cur))
-				seen_it = 1;
-		if (seen_it)
+	for (size_t i = 0; i < nr_starts; i++) {
+		struct commit_node *c = commit_lookup(&starts[i]);
+		if ((c->flags & ONELINE_SEEN) || commit_parse(c))
 			continue;
-		ALLOC_GROW(seen, ns + 1, as);
-		oidcpy(&seen[ns++], &cur);
-		if (read_parents(&cur, &ci, &buf))
-			continue;
-		{
-			char *msg = xmemdupz(ci.message, ci.message_len);
-			int m = !regexec(&re, msg, 0, NULL, 0);
-			free(msg);
-			if (m != negate) {
-				oidcpy(oid, &cur);
-				found = 0;
-			}
-		}
-		for (size_t i = 0; found && i < ci.nr_parents; i++) {
-			ALLOC_GROW(queue, nq + 1, aq);
-			ALLOC_GROW(dates, nq + 1, ad);
-			oidcpy(&queue[nq], &ci.parents[i]);
-			dates[nq++] = ci.committer_date;
-		}
-		commit_info_release(&ci);
-		free(buf);
-		if (!found)
-			break;
+		c->flags |= ONELINE_SEEN;
+		ALLOC_GROW(seen, nr_seen + 1, alloc_seen);
+		seen[nr_seen++] = c;
+		dated_push(&heap, &nr, &alloc, c, seq++);
 	}
+	while (nr && found) {
+		struct commit_node *c = dated_pop(heap, &nr);
+		enum object_type t;
+		size_t size;
+		char *buf = odb_read_object(&c->oid, &t, &size);
+		const char *msg = buf ? strstr(buf, "\n\n") : NULL;
+		if (negate ^ (msg && !regexec(&re, msg + 2, 0, NULL, 0))) {
+			oidcpy(oid, &c->oid);
+			found = 0;
+		}
+		free(buf);
+		for (uint16_t i = 0; found && i < c->nr_parents; i++) {
+			struct commit_node *p = c->parents[i];
+			if ((p->flags & ONELINE_SEEN) || commit_parse(p))
+				continue;
+			p->flags |= ONELINE_SEEN;
+			ALLOC_GROW(seen, nr_seen + 1, alloc_seen);
+			seen[nr_seen++] = p;
+			dated_push(&heap, &nr, &alloc, p, seq++);
+		}
+	}
+	for (size_t i = 0; i < nr_seen; i++)
+		seen[i]->flags &= ~ONELINE_SEEN;
 	regfree(&re);
-	free(queue);
-	free(dates);
+	free(heap);
 	free(seen);
 	return found;
 }
@@ -575,7 +612,7 @@ static int peel_onion(const char *name, size_t len, unsigned flags, struct objec
 		char *pattern = xstrndup(sp + 1, name + len - 1 - (sp + 1));
 		struct object_id start;
 		oidcpy(&start, oid);
-		ret = find_by_message(&start, pattern, oid);
+		ret = find_by_message(&start, 1, pattern, oid);
 		free(pattern);
 	}
 	return ret;
@@ -716,21 +753,205 @@ static NORETURN void die_path_in_tree(const struct object_id *tree, const char *
 	die("path '%s' does not exist in '%.*s'", path, (int)rev_len, rev);
 }
 
+/* ---- :path, :N:path (the index) and :/regex ---- */
+
+struct index_hit {
+	struct object_id oid;
+	int stage;     /* the stage found when the wanted one is absent */
+	int found;     /* 1 wanted stage, 2 another stage only */
+};
+
+static uint32_t get_be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Scan the index (versions 2 to 4) for path at stage. 0 if the index was
+ * read (see hit->found), -1 if there is none or it is not understood. */
+static int index_find(const char *path, size_t len, int stage, struct index_hit *hit)
+{
+	const char *file = getenv("GIT_INDEX_FILE");
+	struct strbuf sb = STRBUF_INIT, prev = STRBUF_INIT;
+	const unsigned char *p, *end;
+	uint32_t version, nr;
+	int ret = -1;
+
+	memset(hit, 0, sizeof(*hit));
+	if (strbuf_read_file(&sb, file ? file : git_path("index"), 4096) < 0)
+		return -1;
+	p = (const unsigned char *)sb.buf;
+	end = p + sb.len;
+	if (sb.len < 12 + RAW_SZ || memcmp(p, "DIRC", 4))
+		goto out;
+	version = get_be32(p + 4);
+	nr = get_be32(p + 8);
+	if (version < 2 || version > 4)
+		goto out;
+	end -= RAW_SZ;
+	p += 12;
+	for (uint32_t i = 0; i < nr; i++) {
+		const unsigned char *start = p, *name, *nul;
+		unsigned flags, ce_stage;
+		size_t fixed = 62, name_len;
+		if ((size_t)(end - p) < fixed)
+			goto out;
+		flags = (unsigned)p[60] << 8 | p[61];
+		if (version >= 3 && (flags & 0x4000))
+			fixed += 2;
+		if ((size_t)(end - p) < fixed + 1)
+			goto out;
+		ce_stage = (flags >> 12) & 3;
+		name = p + fixed;
+		if (version == 4) {
+			/* Prefix compression: drop N bytes of the previous name. */
+			size_t strip = 0;
+			unsigned char c;
+			do {
+				if (name >= end)
+					goto out;
+				c = *name++;
+				strip = (strip << 7) | (c & 127);
+				if (c & 128)
+					strip++;
+			} while (c & 128);
+			if (strip > prev.len)
+				goto out;
+			nul = memchr(name, 0, end - name);
+			if (!nul)
+				goto out;
+			strbuf_setlen(&prev, prev.len - strip);
+			strbuf_add(&prev, name, nul - name);
+			p = nul + 1;
+		} else {
+			nul = memchr(name, 0, end - name);
+			if (!nul)
+				goto out;
+			strbuf_reset(&prev);
+			strbuf_add(&prev, name, nul - name);
+			/* entries are padded with NULs to a multiple of 8 */
+			p = start + ((nul - start + 8) & ~(size_t)7);
+			if (p > end)
+				goto out;
+		}
+		name_len = prev.len;
+		if (name_len == len && !memcmp(prev.buf, path, len)) {
+			if ((int)ce_stage == stage) {
+				memcpy(hit->oid.hash, start + 40, RAW_SZ);
+				hit->found = 1;
+				break;
+			}
+			if (!hit->found) {
+				hit->found = 2;
+				hit->stage = ce_stage;
+			}
+		}
+	}
+	ret = 0;
+out:
+	strbuf_release(&sb);
+	strbuf_release(&prev);
+	return ret;
+}
+
+static int collect_ref(const struct ref_entry *ref, void *data)
+{
+	struct candidates *c = data;
+	ALLOC_GROW(c->oid, c->nr + 1, c->alloc);
+	oidcpy(&c->oid[c->nr++], &ref->oid);
+	return 0;
+}
+
+/* Stable sort of commits by date, newest first (insertion sort: the
+ * list is the refs of one repository). */
+static void sort_by_date(struct object_id *oids, size_t n)
+{
+	timestamp_t *d = xcalloc(n ? n : 1, sizeof(*d));
+	for (size_t i = 0; i < n; i++) {
+		struct commit_node *c = commit_lookup(&oids[i]);
+		d[i] = commit_parse(c) ? 0 : c->date;
+	}
+	for (size_t i = 1; i < n; i++) {
+		struct object_id o = oids[i];
+		timestamp_t t = d[i];
+		size_t j = i;
+		while (j && d[j - 1] < t) {
+			oids[j] = oids[j - 1];
+			d[j] = d[j - 1];
+			j--;
+		}
+		oids[j] = o;
+		d[j] = t;
+	}
+	free(d);
+}
+
+static int get_oid_colon(const char *name, unsigned flags, struct object_id *oid)
+{
+	const char *prefix = the_repo.prefix ? the_repo.prefix : "";
+	const char *path = name + 1;
+	struct index_hit hit;
+	char *rel;
+	int stage = 0, ret = -1;
+
+	if (name[1] == '/' && name[2] && !(flags & GET_OID_ONLY_TO_DIE)) {
+		/* :/regex: the youngest commit reachable from any ref */
+		struct candidates refs = { 0 };
+		struct object_id head;
+		size_t n = 0;
+		refs_for_each("refs/", 0, collect_ref, &refs);
+		if (!refs_read("HEAD", &head))
+			collect_ref(&(struct ref_entry){ .oid = head }, &refs);
+		/* Commits (tags peeled) start the search, in git's order: it
+		 * prepends each ref to its list, then sorts it stably by date. */
+		for (size_t i = refs.nr; i-- > 0;) {
+			enum object_type t;
+			struct object_id peeled;
+			if (!peel_to_non_tag(&refs.oid[i], &peeled, &t) && t == OBJ_COMMIT)
+				oidcpy(&refs.oid[n++], &peeled);
+		}
+		sort_by_date(refs.oid, n);
+		ret = find_by_message(refs.oid, n, name + 2, oid);
+		free(refs.oid);
+		return ret;
+	}
+	if (name[1] >= '0' && name[1] <= '3' && name[2] == ':' && name[3]) {
+		stage = name[1] - '0';
+		path = name + 3;
+	}
+	rel = resolve_relative(path);
+	if (rel)
+		path = rel;
+	if (index_find(path, strlen(path), stage, &hit) == 0 && hit.found == 1) {
+		oidcpy(oid, &hit.oid);
+		ret = 0;
+	} else if ((flags & GET_OID_ONLY_TO_DIE) && name[1] && name[1] != '/') {
+		struct index_hit other;
+		char *full;
+		if (hit.found == 2)
+			die("path '%s' is in the index, but not at stage %d\n"
+			    "hint: Did you mean ':%d:%s'?", path, stage, hit.stage, path);
+		full = xstrfmt("%s%s", prefix, path);
+		if (index_find(full, strlen(full), stage, &other) == 0 && other.found) {
+			int st = other.found == 1 ? stage : other.stage;
+			die("path '%s' is in the index, but not '%s'\n"
+			    "hint: Did you mean ':%d:%s' aka ':%d:./%s'?", full, path, st, full, st, path);
+		}
+		if (!access(path, F_OK))
+			die("path '%s' exists on disk, but not in the index", path);
+		die("path '%s' does not exist (neither on disk nor in the index)", path);
+	}
+	free(rel);
+	return ret;
+}
+
 int get_oid_with_flags(const char *name, unsigned flags, struct object_id *oid)
 {
 	const char *cp;
 	int depth = 0;
 	size_t len = strlen(name);
 
-	if (name[0] == ':') {
-		/* :path (the index) and :/regex are not supported yet. */
-		if (flags & GET_OID_ONLY_TO_DIE) {
-			if (name[1] == '/')
-				return -1;
-			die("index lookups (:<path>) are not supported by mini-git: '%s'", name);
-		}
-		return -1;
-	}
+	if (name[0] == ':')
+		return get_oid_colon(name, flags, oid);
 	for (cp = name; *cp; cp++) {
 		if (*cp == '{')
 			depth++;

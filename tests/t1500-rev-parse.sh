@@ -44,6 +44,49 @@ do
 	test_expect_success "rev-parse '$rev'" "compare_git rev-parse '$rev'"
 done
 
+test_expect_success ':path and :N:path read the index (versions 2, 3, 4)' '
+	for v in 2 3 4; do
+		git update-index --index-version $v &&
+		compare_git rev-parse :one.t :d/x :d/e/y &&
+		compare_git rev-parse :0:one.t &&
+		compare_git rev-parse :1:one.t &&
+		compare_git rev-parse :nope &&
+		compare_git rev-parse :d &&
+		(cd d && compare_git rev-parse :x) &&
+		(cd d && compare_git rev-parse :./x :../one.t :./e/y) &&
+		(cd d/e && compare_git rev-parse :../x) || return 1
+	done &&
+	git update-index --index-version 2 &&
+	echo new >untracked.t &&
+	compare_git rev-parse :untracked.t &&
+	rm untracked.t
+'
+
+test_expect_success ':path with stages of a conflicted merge' '
+	git init -q ../conflict && (
+		cd ../conflict &&
+		echo a >f && git add f && git commit -q -m base &&
+		git checkout -q -b other && echo b >f && git commit -q -am other &&
+		git checkout -q master && echo c >f && git commit -q -am mine &&
+		test_must_fail git merge -q other >/dev/null 2>&1 &&
+		compare_git rev-parse :1:f :2:f :3:f &&
+		compare_git rev-parse :f &&
+		compare_git rev-parse :0:f
+	)
+'
+
+test_expect_success ':/regex searches messages from every ref' '
+	compare_git rev-parse :/two &&
+	compare_git rev-parse ":/^side" &&
+	compare_git rev-parse ":/sub dirs" &&
+	compare_git rev-parse ":/!-merge" &&
+	compare_git rev-parse ":/!!nope" &&
+	compare_git rev-parse ":/nomatch" &&
+	compare_git rev-parse ":/with a body" &&
+	compare_git rev-parse ":/" &&
+	compare_git rev-parse ":/one.t"
+'
+
 test_expect_success 'a name that is both a branch and a tag warns' '
 	compare_git rev-parse one &&
 	compare_git rev-parse --verify one &&
