@@ -390,6 +390,8 @@ static int list_branches(unsigned kind, int detached, const char **patterns, int
 		format = fmt = build_format(verbose, verbose ? max_width(&a, strlen(remote_prefix)) : 0,
 					    remote_prefix);
 	rf = ref_format_parse(format, use_color);
+	if (!rf)
+		die("unable to parse format string");
 	for (size_t i = 0; i < a.nr; i++) {
 		strbuf_reset(&out);
 		ref_format_item(&out, a.items[i], rf);
@@ -1023,6 +1025,31 @@ static int branch_change(int argc, const char **argv, int del, int rename, int c
 	}
 	usage_with_options(branch_usage, opts);
 }
+/* git's --contains, --merged...: the commit is optional only as the last
+ * word of the command line (HEAD then). "--no-merged" and "--no-contains"
+ * are renamed so that the option parser does not read them as negated
+ * "--merged" and "--contains". */
+static const char **last_arg_default(int *argc, const char **argv)
+{
+	static const char *const names[] = { "--contains", "--no-contains", "--merged", "--no-merged" };
+	const char **v = xcalloc(*argc + 2, sizeof(*v));
+	memcpy(v, argv, *argc * sizeof(*v));
+	int n = *argc;
+	for (size_t i = 0; n >= 2 && i < ARRAY_SIZE(names); i++)
+		if (!strcmp(argv[n - 1], names[i]))
+			v[(*argc)++] = "HEAD";
+	for (int i = 1; i < *argc; i++) {
+		const char *rest;
+		if (!strcmp(v[i], "--"))
+			break;
+		if (skip_prefix(v[i], "--no-merged", &rest) && (!*rest || *rest == '='))
+			v[i] = xstrfmt("--x-no-merged%s", rest);
+		else if (skip_prefix(v[i], "--no-contains", &rest) && (!*rest || *rest == '='))
+			v[i] = xstrfmt("--x-no-contains%s", rest);
+	}
+	return v;
+}
+
 int cmd_branch(int argc, const char **argv)
 {
 	int verbose = 0, quiet = 0, del = 0, rename = 0, copy = 0, force = 0, list = 0;
@@ -1069,6 +1096,9 @@ int cmd_branch(int argc, const char **argv)
 		OPT_BOOL('i', "ignore-case", &icase, "sorting and filtering are case insensitive"),
 		OPT_BOOL(0, "recurse-submodules", &recurse, "recurse through submodules"),
 		OPT_STRING(0, "format", &format, "format", "format to use for the output"),
+		/* "--no-merged" and "--no-contains" arrive here renamed (see below) */
+		OPT_CALLBACK_F(0, "x-no-merged", &no_merged, "commit", NULL, PARSE_OPT_NONEG | PARSE_OPT_HIDDEN, opt_commit),
+		OPT_CALLBACK_F(0, "x-no-contains", &no_contains, "commit", NULL, PARSE_OPT_NONEG | PARSE_OPT_HIDDEN, opt_commit),
 		OPT_END()
 	};
 
@@ -1085,6 +1115,7 @@ int cmd_branch(int argc, const char **argv)
 		die("HEAD not found below refs/heads!");
 	head = xstrdup(head);
 
+	argv = last_arg_default(&argc, argv);
 	argc = parse_options(argc, argv, opts, branch_usage, 0);
 
 	if (!del && !rename && !copy && !edit_desc && !new_upstream && !show_current &&

@@ -110,7 +110,7 @@ static void parse_atom(struct atom *a, const char *s, size_t len, int use_color)
 {
 	const char *colon, *mod = NULL;
 	size_t nlen;
-	char *arg;
+	char *arg, *full;
 	memset(a, 0, sizeof(*a));
 	if (len && *s == '*') {
 		a->deref = 1;
@@ -127,6 +127,7 @@ static void parse_atom(struct atom *a, const char *s, size_t len, int use_color)
 		}
 	bad_atom(s - a->deref, len + a->deref);
 found:
+	full = xstrndup(s, len);
 	arg = colon ? xstrndup(colon + 1, len - nlen - 1) : NULL;
 	mod = arg;
 	switch (a->id) {
@@ -158,10 +159,8 @@ found:
 				a->remotename = 1;
 			else if (a->id != A_REFNAME && a->id != A_SYMREF && !strcmp(opt, "remoteref"))
 				a->remoteref = 1;
-			else if (a->id == A_REFNAME || a->id == A_SYMREF)
-				die("unrecognized %%(%.*s) argument: %s", (int)nlen, s, opt);
 			else
-				die("unrecognized %%(%.*s) argument: %s", (int)nlen, s, opt);
+				die("unrecognized %%(%s) argument: %s", full, opt);
 		}
 		break;
 	case A_OBJECTNAME:
@@ -176,7 +175,7 @@ found:
 			if (a->abbrev < 4)
 				a->abbrev = 4;
 		} else
-			die("unrecognized %%(objectname) argument: %s", mod);
+			die("unrecognized %%(%s) argument: %s", full, mod);
 		break;
 	case A_CONTENTS:
 		if (mod && !strcmp(mod, "subject"))
@@ -184,7 +183,7 @@ found:
 		else if (mod && !strcmp(mod, "body"))
 			a->body_only = 1;
 		else if (mod)
-			die("unrecognized %%(contents) argument: %s", mod);
+			die("unrecognized %%(%s) argument: %s", full, mod);
 		break;
 	case A_COMMITTERDATE: case A_AUTHORDATE: case A_TAGGERDATE: case A_CREATORDATE:
 		if (mod)
@@ -233,6 +232,7 @@ found:
 	}
 	(void)use_color;
 	free(arg);
+	free(full);
 }
 
 static void add_lit(struct ref_format *f, const char *s, size_t n)
@@ -278,7 +278,7 @@ static void check_nesting(struct ref_format *f)
 			break;
 		case A_THEN:
 			if (!depth || stack[depth - 1] != A_IF)
-				die("format: %%(then) atom used without an %%(if) atom");
+				die("format: %%(then) atom used without a %%(if) atom");
 			if (state[depth - 1] == 1)
 				die("format: %%(then) atom used more than once");
 			if (state[depth - 1] == 2)
@@ -287,7 +287,7 @@ static void check_nesting(struct ref_format *f)
 			break;
 		case A_ELSE:
 			if (!depth || stack[depth - 1] != A_IF)
-				die("format: %%(else) atom used without an %%(if) atom");
+				die("format: %%(else) atom used without a %%(if) atom");
 			if (state[depth - 1] == 0)
 				die("format: %%(else) atom used without a %%(then) atom");
 			if (state[depth - 1] == 2)
@@ -336,8 +336,10 @@ struct ref_format *ref_format_parse(const char *fmt, int use_color)
 		}
 		add_lit(f, p, open - p);
 		close = strchr(open, ')');
-		if (!close)
-			die("malformed format string %s", open);
+		if (!close) {
+			error("malformed format string %s", open);
+			return NULL;
+		}
 		ALLOC_GROW(f->toks, f->nr + 1, f->alloc);
 		t = &f->toks[f->nr++];
 		memset(t, 0, sizeof(*t));

@@ -18,30 +18,26 @@ static int load(struct ref_item *it)
 	return it->obj_state;
 }
 
-/* The object a tag chain ends at; 0 if it->oid is not a tag. */
+/* The object a tag points at (one level, as git's "*" atoms show it);
+ * 0 if it->oid is not a tag. */
 static int load_peeled(struct ref_item *it)
 {
 	enum object_type t;
+	struct tag_info ti;
 	if (it->peel_state == 2)
 		return !is_null_oid(&it->peeled);
-	if (it->peel_state == 1) {
-		if (is_null_oid(&it->peeled))
-			goto done;
-	} else {
-		if (load(it) < 0 || it->type != OBJ_TAG) {
-			oidclr(&it->peeled);
-			goto done;
-		}
-		if (peel_to_non_tag(&it->oid, &it->peeled, &t) < 0)
-			die("missing object %s for %s", oid_to_hex(&it->oid), it->refname);
-	}
+	it->peel_state = 2;
+	oidclr(&it->peeled);
+	if (load(it) < 0 || it->type != OBJ_TAG)
+		return 0;
+	if (parse_tag_buffer(it->buf, it->size, &ti) < 0)
+		die("parse_object_buffer failed on %s for %s", oid_to_hex(&it->oid), it->refname);
+	oidcpy(&it->peeled, &ti.object);
 	it->pbuf = odb_read_object(&it->peeled, &t, &it->psize);
 	if (!it->pbuf)
 		die("missing object %s for %s", oid_to_hex(&it->peeled), it->refname);
 	it->ptype = t;
-done:
-	it->peel_state = 2;
-	return !is_null_oid(&it->peeled);
+	return 1;
 }
 
 void format_date(struct strbuf *out, uint64_t t, int tz, const char *mode)

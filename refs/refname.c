@@ -151,11 +151,17 @@ static int match_rule(const char *rule, const char *full, const char **s, size_t
 	return 1;
 }
 
-const char *refs_shorten(const char *full, int strict)
+const char *refs_shorten(const char *full_, int strict)
 {
 	static struct strbuf out = STRBUF_INIT;
 	struct strbuf try = STRBUF_INIT;
-	size_t nr = ARRAY_SIZE(rev_parse_rules);
+	/* full may be resolve()'s buffer, which the lookups below reuse */
+	static char *full;
+	free(full);
+	full = xstrdup(full_);
+	/* git 2.39 matches the rules with sscanf, under which the last one
+	 * ("refs/remotes/%s/HEAD") never matches: origin/HEAD stays so */
+	size_t nr = ARRAY_SIZE(rev_parse_rules) - 1;
 	for (size_t i = nr - 1; i > 0; i--) {
 		const char *s;
 		size_t n, j, to_fail = strict ? nr : i;

@@ -294,6 +294,15 @@ static const char *update_target(const char *name, int no_deref, int *via_symref
 	return out.buf;
 }
 
+static int is_symref_file(const char *name)
+{
+	struct strbuf target = STRBUF_INIT;
+	struct object_id oid;
+	int r = read_loose_ref_fresh(name, &oid, &target);
+	strbuf_release(&target);
+	return r == 1;
+}
+
 /* HEAD's reflog follows the branch it points to. */
 static void log_head_too(const char *real, const char *via, const struct object_id *old_oid,
 			 const struct object_id *new_oid, const char *msg)
@@ -349,9 +358,12 @@ static int do_update(const char *name, const struct object_id *new_oid,
 	if (!exists)
 		oidclr(&cur);
 	strbuf_setlen(err, 0);
-	if (exists && oideq(&cur, new_oid) && !log_old) {
-		/* already there: git neither writes nor logs */
+	if (exists && oideq(&cur, new_oid) && !log_old && !is_symref_file(real_copy)) {
+		/* already there: git neither writes nor logs, but a symref
+		 * we went through still gets its log line */
 		lock_file_rollback(lk);
+		if (via)
+			reflog_append(name, &cur, new_oid, msg, 0);
 		free(real_copy);
 		return 0;
 	}
@@ -513,6 +525,10 @@ int refs_delete_err(const char *name, const struct object_id *old_oid, unsigned 
 	strbuf_release(&path);
 	if (!(flags & REF_KEEP_LOG))
 		delete_reflog(real);
+	if (via && exists) {
+		static const struct object_id null_oid;
+		reflog_append(name, &cur, &null_oid, NULL, 0);
+	}
 	lock_file_rollback(lk);
 	prune_dirs(real);
 	refs_invalidate();
@@ -560,7 +576,7 @@ int refs_update_symref(const char *name, const char *target, const char *reflog_
 	}
 	strbuf_release(&line);
 	refs_invalidate();
-	if (reflog_msg && !refs_read(target, &new_oid))
+	if (!refs_read(target, &new_oid))
 		reflog_append(name, &old, &new_oid, reflog_msg, 0);
 	strbuf_release(&err);
 	return 0;

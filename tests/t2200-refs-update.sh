@@ -1,0 +1,82 @@
+#!/bin/sh
+# update-ref and symbolic-ref beside git: values, old-value checks,
+# reflogs, packed refs, symrefs, bad names and stale locks.
+. "$(dirname "$0")/test-lib.sh"
+
+state() {
+	(cd "$1" &&
+	 git for-each-ref --format="%(refname) %(objectname) %(symref)" &&
+	 echo "HEAD: $(cat .git/HEAD)" &&
+	 echo "packed:" && cat .git/packed-refs 2>/dev/null
+	 find .git/logs -type f 2>/dev/null | sort | while read f; do echo "== $f"; cat "$f"; done
+	 find .git/refs -name "*.lock")
+}
+
+# change CMD ARGS...: run with both tools on fresh copies of orig
+change() {
+	for tool in git "$MINI_GIT"; do
+		rm -rf work && cp -a orig work &&
+		(cd work && "$tool" "$@" >"$TRASH/out.$(basename $tool)" 2>"$TRASH/err.$(basename $tool)"
+		 echo "exit=$?" >>"$TRASH/out.$(basename $tool)") &&
+		state work >"$TRASH/state.$(basename $tool)"
+	done
+	sed -i "s/mini-git/git/g" "$TRASH/err.mini-git"
+	test_cmp "$TRASH/out.git" "$TRASH/out.mini-git" &&
+	test_cmp "$TRASH/err.git" "$TRASH/err.mini-git" &&
+	test_cmp "$TRASH/state.git" "$TRASH/state.mini-git"
+}
+
+test_expect_success 'setup' '
+	git init -q orig && cd orig &&
+	test_commit one && test_commit two &&
+	git branch side one && git branch packed-only one &&
+	git tag -a -m ann ann one &&
+	git pack-refs --all && git branch loose two &&
+	git symbolic-ref refs/heads/alias refs/heads/side
+'
+
+ONE=$(git -C orig rev-parse one) TWO=$(git -C orig rev-parse two)
+Z=0000000000000000000000000000000000000000
+
+for args in "refs/heads/new $TWO" "refs/heads/new two" "-m msg refs/heads/new one" \
+	"refs/heads/side $TWO $ONE" "refs/heads/side $TWO $TWO" "refs/heads/side $TWO $Z" \
+	"refs/heads/new $TWO $ONE" "refs/heads/new $TWO $Z" "refs/heads/new $TWO ''" \
+	"HEAD $ONE" "--no-deref HEAD $ONE" "-m moved HEAD $ONE" "refs/heads/alias $ONE" \
+	"--no-deref refs/heads/alias $ONE" "refs/heads/loose $ONE" "refs/heads/packed-only $TWO" \
+	"--create-reflog refs/tags/t $ONE" "refs/heads/side/sub $ONE" "refs/heads $ONE" \
+	"refs/heads/bad..name $ONE" "refs/heads/x nothex" "refs/heads/x $ONE nothex" \
+	"-m '' refs/heads/x $ONE" "refs/heads/x" "-d refs/heads/side" "-d refs/heads/packed-only" \
+	"-d refs/heads/loose" "-d refs/heads/side $TWO" "-d refs/heads/side $ONE" \
+	"-d refs/heads/nothere" "-d refs/heads/alias" "--no-deref -d refs/heads/alias" \
+	"-d HEAD" "-d refs/tags/ann" "FETCH_HEAD $ONE" "-z refs/heads/x $ONE"
+do
+	test_expect_success "update-ref $args" 'eval "change update-ref $args"'
+done
+
+for args in "HEAD" "--short HEAD" "-q HEAD" "refs/heads/alias" "--short refs/heads/alias" \
+	"--no-recurse refs/heads/alias" "refs/heads/side" "-q refs/heads/side" "refs/heads/nothere" \
+	"HEAD refs/heads/side" "-m msg HEAD refs/heads/side" "HEAD refs/heads/unborn" "HEAD side" \
+	"HEAD refs/heads/a..b" "refs/heads/link refs/heads/loose" "-m '' HEAD refs/heads/side" \
+	"-d refs/heads/alias" "-d HEAD" "-d refs/heads/side" "-d" "a b c"
+do
+	test_expect_success "symbolic-ref $args" 'eval "change symbolic-ref $args"'
+done
+
+test_expect_success 'a stale lock: git message and exit code, nothing changed' '
+	(cd orig && touch .git/refs/heads/side.lock) &&
+	change update-ref refs/heads/side $TWO &&
+	change update-ref -d refs/heads/side &&
+	(cd orig && rm .git/refs/heads/side.lock)
+'
+
+test_expect_success 'reflogs: HEAD follows its branch; git reads what we wrote' '
+	rm -rf work && cp -a orig work && cd work &&
+	"$MINI_GIT" update-ref -m "first move" refs/heads/master $ONE &&
+	"$MINI_GIT" update-ref -m "second move" HEAD $TWO &&
+	git reflog show master >actual &&
+	git reflog show HEAD >>actual &&
+	git fsck &&
+	grep "first move" actual && grep "second move" actual
+'
+
+test_done

@@ -1,0 +1,58 @@
+#!/bin/sh
+# for-each-ref: formats, atoms, sorting, patterns and filters beside git.
+. "$(dirname "$0")/test-lib.sh"
+
+test_expect_success 'setup' '
+	git init -q up && (cd up && test_commit one && test_commit two && git branch other one) &&
+	git clone -q up r && cd r &&
+	test_commit three &&
+	git tag -a -m "annotated tag" ann two &&
+	git tag -a -m "tag of a tag" ann2 ann &&
+	git branch --track tracked origin/other &&
+	git branch side one && git branch deep/er/name &&
+	git update-ref refs/notes/x HEAD &&
+	git pack-refs --all && git tag loose-tag one
+'
+
+for args in "" "refs/heads" "refs/heads/" "refs/tags/a*" "refs/heads refs/tags" "refs/he" \
+	"--count=3" "--count=0" "--count=-1" "--sort=-refname" "--sort=objectname" "--sort=objecttype" \
+	"--sort=committerdate" "--sort=-committerdate --sort=refname" "--sort=objectsize" \
+	"--sort=authordate" "--sort=bogus" \
+	"--format=%(refname)" "--format=%(refname:short)" "--format=%(refname:lstrip=1)" \
+	"--format=%(refname:rstrip=2)" "--format=%(refname:lstrip=-1)" "--format=%(refname:strip=2)" \
+	"--format=%(objectname)" "--format=%(objectname:short)" "--format=%(objectname:short=10)" \
+	"--format=%(objecttype)%(objectsize)" "--format=%(*objectname)%(*objecttype)" \
+	"--format=%(upstream)|%(upstream:short)|%(upstream:track)|%(upstream:trackshort)" \
+	"--format=%(upstream:remotename)|%(upstream:remoteref)" \
+	"--format=%(HEAD)%(symref)|%(symref:short)" "--format=%(subject)" "--format=%(body)" \
+	"--format=%(contents)" "--format=%(contents:subject)" "--format=%(committerdate)" \
+	"--format=%(committerdate:iso)|%(committerdate:short)|%(committerdate:raw)|%(committerdate:unix)" \
+	"--format=%(authorname)|%(authoremail)|%(author)" "--format=%(committername)%(committeremail)" \
+	"--format=%(taggername)|%(taggerdate)|%(creatordate)" "--format=%(tree)|%(parent)" \
+	"--format=%(type)|%(object)|%(tag)" \
+	"--format=%(if)%(symref)%(then)S%(else)N%(end)" "--format=%(if:equals=one)%(refname:short)%(then)yes%(end)" \
+	"--format=%(if:notequals=refs/heads)%(refname:rstrip=-2)%(then)%(refname)%(end)" \
+	"--format=%(align:20,right)%(refname:short)%(end)|" "--format=%(align:width=9,position=middle)x%(end)|" \
+	"--format=%%%(refname)%41" "--format=%(bogus)" "--format=%(refname" "--format=%(then)" \
+	"--format=%(if)x" "--format=%(objectname:bogus)" "--format=%(color:red)x%(color:reset)" \
+	"--color=always --format=%(color:bold)%(color:red)%(refname)%(color:reset)" \
+	"--shell --format=%(refname)" "--perl --format=%(refname)" "--python --format=%(subject)" \
+	"--tcl --format=%(subject)" "-s -p" \
+	"--points-at HEAD" "--points-at one" "--points-at ann" "--contains one" "--contains" \
+	"--no-contains two" "--merged" "--merged one" "--no-merged" "--no-merged=one" \
+	"--contains one --no-merged" "--ignore-case refs/HEADS" "--bogus" "-h"
+do
+	test_expect_success "for-each-ref $args" 'cd r && set -f && compare_git for-each-ref $args'
+done
+
+test_expect_success 'loose over packed, unsorted packed-refs, broken refs' '
+	cd r &&
+	git rev-parse one >.git/refs/heads/side &&
+	compare_git for-each-ref &&
+	echo garbage >.git/refs/heads/broken &&
+	git symbolic-ref refs/heads/dangling refs/heads/nothing &&
+	compare_git for-each-ref --format="%(refname)" &&
+	rm .git/refs/heads/broken .git/refs/heads/dangling
+'
+
+test_done
