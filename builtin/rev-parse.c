@@ -326,11 +326,18 @@ int cmd_rev_parse(int argc, const char **argv)
 			continue;
 		}
 		if (!did_setup) {
-			if (strbuf_getcwd(&cwd) < 0)
-				die_errno("unable to get current working directory");
-			orig_cwd = real_path(cwd.buf);
+			/* The cwd before setup moves us: only for the options
+			 * that ask where we are (getcwd() has no symlinks). */
+			for (int k = i; k < argc; k++)
+				if (!strcmp(argv[k], "--is-inside-work-tree") ||
+				    !strcmp(argv[k], "--is-inside-git-dir") ||
+				    !strcmp(argv[k], "--show-cdup")) {
+					if (strbuf_getcwd(&cwd) < 0)
+						die_errno("unable to get current working directory");
+					orig_cwd = strbuf_detach(&cwd, NULL);
+					break;
+				}
 			setup_git_directory();
-			abbrev_ref_strict = config_get_bool("core.warnambiguousrefs", 1);
 			did_setup = 1;
 		}
 		if (!strcmp(arg, "--")) {
@@ -401,6 +408,8 @@ int cmd_rev_parse(int argc, const char **argv)
 			}
 			if (opt_with_value(arg, "--abbrev-ref", &val)) {
 				abbrev_ref = 1;
+				/* config read only now: no other option needs it */
+				abbrev_ref_strict = config_get_bool("core.warnambiguousrefs", 1);
 				if (val) {
 					if (!strcmp(val, "strict"))
 						abbrev_ref_strict = 1;
