@@ -332,6 +332,9 @@ int cmd_clone(int argc, const char **argv)
 
 	/* Which branch HEAD names. */
 	head = find_ref(t, "HEAD");
+	if (head && head->symref && starts_with(head->symref, "refs/heads/") &&
+	    find_ref(t, head->symref))
+		head_target = head->symref;
 	if (branch) {
 		char *name = xstrfmt("refs/heads/%s", branch);
 		chosen = find_ref(t, name);
@@ -344,8 +347,7 @@ int cmd_clone(int argc, const char **argv)
 		if (!chosen)
 			die("Remote branch %s not found in upstream %s", branch, origin);
 	} else if (head && head->symref && starts_with(head->symref, "refs/heads/")) {
-		head_target = head->symref;
-		chosen = find_ref(t, head_target);
+		chosen = find_ref(t, head->symref);
 	} else if (head && !head->unborn) {
 		/* No symref: the branch pointing where HEAD does, master first. */
 		const struct remote_ref *m = find_ref(t, "refs/heads/master");
@@ -411,10 +413,7 @@ int cmd_clone(int argc, const char **argv)
 			}
 			append_reflog(gitdir, "HEAD", &chosen->oid, msg.buf);
 		}
-		if (!bare && head && head->symref && starts_with(head->symref, "refs/heads/") &&
-		    find_ref(t, head->symref) == NULL) {
-			/* remote HEAD names a branch it does not have: no origin/HEAD */
-		} else if (!bare && head_target) {
+		if (!bare && head_target) {
 			const struct remote_ref *hr = find_ref(t, head_target);
 			char *ref = xstrfmt("refs/remotes/%s/HEAD", origin);
 			path = xstrfmt("%s/%s", gitdir, ref);

@@ -8,6 +8,10 @@
 # $HTTPD_URL/smart/<repo>  smart HTTP; protocol v2 when the client asks
 # $HTTPD_URL/v0/<repo>     the same repositories, the server forced to v0
 #                          (the Git-Protocol request header is overwritten)
+# $HTTPD_URL/broken/<repo> http-backend whose upload-pack responses (POST)
+#                          are damaged as $HTTPD_DIR/broken-mode says:
+#                          "truncate <bytes>" cuts the body, "garbage"
+#                          replaces it, "ok" passes it through
 # $HTTPD_URL/<file>        static files under $HTTPD_ROOT (garbage tests)
 # The server is stopped when the test script exits.
 
@@ -33,6 +37,27 @@ start_httpd() {
 		httpd_skip_all "lighttpd not installed"
 	[ -x "$HTTP_BACKEND" ] || httpd_skip_all "git-http-backend not found"
 	mkdir -p "$HTTPD_ROOT" || exit 1
+	echo ok >"$HTTPD_DIR/broken-mode"
+	cat >"$HTTPD_DIR/broken.cgi" <<-SCRIPT
+	#!/bin/sh
+	mode=\$(cat "$HTTPD_DIR/broken-mode")
+	if [ "\$REQUEST_METHOD" != POST ] || [ "\$mode" = ok ]; then
+		exec "$HTTP_BACKEND"
+	fi
+	case "\$mode" in
+	truncate*)
+		# headers pass whole (up to the blank line), the body is cut
+		"$HTTP_BACKEND" | perl -e '
+			binmode STDIN; binmode STDOUT; local \$/ = "\\r\\n\\r\\n";
+			my \$h = <STDIN>; \$h =~ s/\\r\\n\\r\\n\\z//; print "\$h\\r\\n\\r\\n";
+			undef \$/; my \$b = <STDIN>; print substr(\$b, 0, \$ARGV[0]);' \${mode#truncate } ;;
+	garbage)
+		cat >/dev/null
+		printf "Content-Type: application/x-git-upload-pack-result\\r\\n\\r\\n"
+		printf "this is not a pkt-line stream\\n" ;;
+	esac
+	SCRIPT
+	chmod +x "$HTTPD_DIR/broken.cgi"
 	for try in 1 2 3 4 5; do
 		HTTPD_PORT=$(perl -MIO::Socket::INET -e \
 			'print IO::Socket::INET->new(Listen => 1, LocalAddr => "127.0.0.1:0")->sockport')
@@ -44,8 +69,9 @@ start_httpd() {
 		server.errorlog = "$HTTPD_DIR/error.log"
 		server.modules += ( "mod_cgi", "mod_alias", "mod_setenv" )
 		mimetype.assign = ( "" => "application/octet-stream" )
-		alias.url = ( "/smart/" => "$HTTP_BACKEND/", "/v0/" => "$HTTP_BACKEND/" )
-		\$HTTP["url"] =~ "^/(smart|v0)/" {
+		alias.url = ( "/smart/" => "$HTTP_BACKEND/", "/v0/" => "$HTTP_BACKEND/",
+			      "/broken/" => "$HTTPD_DIR/broken.cgi/" )
+		\$HTTP["url"] =~ "^/(smart|v0|broken)/" {
 			cgi.assign = ( "" => "" )
 			setenv.add-environment = ( "GIT_PROJECT_ROOT" => "$HTTPD_ROOT",
 						   "GIT_HTTP_EXPORT_ALL" => "" )

@@ -79,7 +79,39 @@ struct resp {
 	int started;               /* header checked, passing bytes through */
 	struct strbuf head;        /* bytes held until the header is checked */
 	int failed;
+	/* Packet framing of an upload-pack response, followed as it streams
+	 * so that a body cut short is caught here: the caller would otherwise
+	 * wait for the rest of a packet that is never coming. */
+	char hdr[4];
+	int hdr_len;
+	size_t body_left;
+	int bad_framing;
+	int last_len;              /* length of the last packet; 0: a flush */
 };
+
+static void track_packets(struct resp *r, const char *p, size_t n)
+{
+	while (n && !r->bad_framing) {
+		if (r->body_left) {
+			size_t take = n < r->body_left ? n : r->body_left;
+			r->body_left -= take;
+			p += take;
+			n -= take;
+			continue;
+		}
+		r->hdr[r->hdr_len++] = *p++;
+		n--;
+		if (r->hdr_len == 4) {
+			int len = pkt_header_len(r->hdr);
+			r->hdr_len = 0;
+			if (len < 0)
+				r->bad_framing = 1;
+			else if (len > 4)
+				r->body_left = (size_t)len - 4;
+			r->last_len = len;
+		}
+	}
+}
 
 /* The advertisement may begin with "# service=git-upload-pack" and a flush
  * (v0, and v2 from some servers); drop them. Returns 1 once decided, 0 if
@@ -116,6 +148,7 @@ static int check_advert(struct resp *r)
 	if (n >= 4 && len < 4 + 10 && len < (size_t)n)
 		return 0;
 	proto_v2 = n == 14 && !memcmp(p + 4, "version 2\n", 10);
+	track_packets(r, p, len);
 	out(p, len);
 	return 1;
 }
@@ -125,6 +158,7 @@ static size_t on_data(char *ptr, size_t size, size_t nmemb, void *data)
 	struct resp *r = data;
 	size_t n = size * nmemb;
 	if (r->started) {
+		track_packets(r, ptr, n);
 		out(ptr, n);
 		return n;
 	}
@@ -134,6 +168,7 @@ static size_t on_data(char *ptr, size_t size, size_t nmemb, void *data)
 			return 0;
 		}
 		r->started = 1;
+		track_packets(r, ptr, n);
 		out(ptr, n);
 		return n;
 	}
@@ -155,6 +190,20 @@ static size_t on_data(char *ptr, size_t size, size_t nmemb, void *data)
 	return n;
 }
 
+/* Every response must end on a packet boundary with a flush; else the
+ * caller would wait forever for the rest while we wait for a request. */
+static void check_complete(const struct resp *r)
+{
+	if (r->bad_framing)
+		die("remote-curl: bad line length character in the response");
+	if (r->hdr_len)
+		die("%d bytes of length header were received", r->hdr_len);
+	if (r->body_left)
+		die("%zu bytes of body are still expected", r->body_left);
+	if (r->last_len != 0)
+		die("remote-curl: the response did not end with a flush packet");
+}
+
 static NORETURN void http_die(CURLcode rc, long status, const char *what)
 {
 	if (rc != CURLE_OK && rc != CURLE_WRITE_ERROR && rc != CURLE_HTTP_RETURNED_ERROR)
@@ -170,7 +219,7 @@ static NORETURN void http_die(CURLcode rc, long status, const char *what)
 
 static void get_advertisement(void)
 {
-	struct resp r = { .advert = 1, .head = STRBUF_INIT };
+	struct resp r = { .advert = 1, .head = STRBUF_INIT, .last_len = -1 };
 	struct curl_slist *h = NULL;
 	char *url = xstrfmt("%s/info/refs?service=git-upload-pack", base_url);
 	long status = 0;
@@ -195,6 +244,7 @@ static void get_advertisement(void)
 		http_die(CURLE_HTTP_RETURNED_ERROR, status, "");
 	if (r.failed || !r.started || !type_is("application/x-git-upload-pack-advertisement"))
 		die("%s/info/refs not valid: is this a git repository?", anon_url);
+	check_complete(&r);
 
 	/* Later requests go where a redirect sent us. */
 	char *eff = NULL;
@@ -234,7 +284,7 @@ static int read_request(struct pkt_reader *rd, struct strbuf *sb)
 			die("protocol error: unexpected response end from the client");
 		default:
 			pkt_add(sb, rd->line, rd->len);
-			if (!proto_v2 && !strcmp(rd->line, "done"))
+			if (!proto_v2 && (!strcmp(rd->line, "done\n") || !strcmp(rd->line, "done")))
 				return 0;
 		}
 	}
@@ -242,7 +292,7 @@ static int read_request(struct pkt_reader *rd, struct strbuf *sb)
 
 static void post_request(const struct strbuf *body)
 {
-	struct resp r = { .head = STRBUF_INIT };
+	struct resp r = { .head = STRBUF_INIT, .last_len = -1 };
 	struct curl_slist *h = NULL;
 	char *url = xstrfmt("%s/git-upload-pack", base_url);
 	long status = 0;
@@ -265,6 +315,7 @@ static void post_request(const struct strbuf *body)
 		die("invalid content-type: '%s'", content_type());
 	if (rc != CURLE_OK || status != 200)
 		http_die(rc == CURLE_OK ? CURLE_HTTP_RETURNED_ERROR : rc, status, "RPC failed");
+	check_complete(&r);
 	out("0002", 4);
 	curl_slist_free_all(h);
 	free(url);
