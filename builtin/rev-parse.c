@@ -258,7 +258,7 @@ static void print_git_dir(void)
 {
 	const char *env = getenv("GIT_DIR");
 	if (env && !the_repo.prefix)
-		puts(env);
+		puts(the_repo.gitdir);
 	else if (env)
 		print_abs_git_dir(the_repo.gitdir);
 	else

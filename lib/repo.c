@@ -301,17 +301,30 @@ static int setup_explicit(const char *gitdir_env)
 {
 	struct format_check fc;
 	const char *wt = getenv("GIT_WORK_TREE");
-	if (!is_git_directory_head(gitdir_env, &the_repo.head))
+	struct stat st;
+	char *from_file = NULL;
+	/* GIT_DIR may name a gitdir file (a linked worktree's .git) */
+	if (!stat(gitdir_env, &st) && S_ISREG(st.st_mode)) {
+		char *slash = strrchr(gitdir_env, '/');
+		char *dir = slash ? xstrndup(gitdir_env, slash - gitdir_env) : xstrdup(".");
+		from_file = read_gitfile(dir, gitdir_env);
+		free(dir);
+		gitdir_env = from_file;
+	} else if (!is_git_directory_head(gitdir_env, &the_repo.head))
 		die("not a git repository: '%s'", gitdir_env);
 	the_repo.head_valid = 1;
 	set_paths(gitdir_env);
+	free(from_file);
+	gitdir_env = the_repo.gitdir;
 	check_repository_format(&fc);
 	if (!wt)
 		wt = fc.worktree;
 	if (wt) {
 		struct strbuf abs = STRBUF_INIT, cwd = STRBUF_INIT;
+		char *relative_gitdir = NULL;
 		/* a relative GIT_DIR must survive the chdir */
 		if (gitdir_env[0] != '/') {
+			relative_gitdir = xstrdup(gitdir_env);
 			strbuf_realpath_lexical(&abs, gitdir_env);
 			respell_gitdir(abs.buf);
 		}
@@ -323,15 +336,25 @@ static int setup_explicit(const char *gitdir_env)
 			strbuf_realpath_lexical(&abs, wt);
 		if (strbuf_getcwd(&cwd) < 0)
 			die_errno("unable to get current working directory");
-		if (chdir(abs.buf) < 0)
-			die_errno("cannot chdir to '%s'", abs.buf);
 		the_repo.worktree = strbuf_detach(&abs, NULL);
 		{
+			/* Inside the work tree: go to its top, as git does.
+			 * Outside it: stay, and keep GIT_DIR as given. */
 			size_t n = strlen(the_repo.worktree);
-			if (!strncmp(cwd.buf, the_repo.worktree, n) && cwd.buf[n] == '/')
-				the_repo.prefix = xstrfmt("%s/", cwd.buf + n + 1);
+			int inside = !strncmp(cwd.buf, the_repo.worktree, n) &&
+				     (cwd.buf[n] == '/' || !cwd.buf[n] || n == 1);
+			if (inside) {
+				if (cwd.buf[n] == '/' && n > 1)
+					the_repo.prefix = xstrfmt("%s/", cwd.buf + n + 1);
+				if (chdir(the_repo.worktree) < 0)
+					die_errno("cannot chdir to '%s'", the_repo.worktree);
+				if (!the_repo.prefix && relative_gitdir)
+					respell_gitdir(relative_gitdir);
+			} else if (relative_gitdir)
+				respell_gitdir(relative_gitdir);
 		}
 		strbuf_release(&cwd);
+		free(relative_gitdir);
 	} else if (fc.bare == 1) {
 		the_repo.bare = 1;
 	} else {

@@ -36,6 +36,16 @@ test_expect_success 'GIT_DIR and --git-dir' '
 	compare_git --git-dir=repo/.git --work-tree=repo rev-parse --show-toplevel
 '
 
+test_expect_success 'GIT_DIR naming a linked worktree gitdir file' '
+	compare_git --git-dir=wt/.git rev-parse --git-dir --git-common-dir HEAD
+'
+
+test_expect_success 'GIT_WORK_TREE with the current directory outside it' '
+	(cd outside && GIT_DIR=../repo/.git GIT_WORK_TREE=../repo &&
+	 export GIT_DIR GIT_WORK_TREE &&
+	 compare_git rev-parse --git-dir --show-toplevel --show-prefix)
+'
+
 test_expect_success 'not a repository' '
 	(cd outside && compare_git rev-parse --git-dir) &&
 	(cd outside && test_expect_code 128 mini-git rev-parse --git-dir 2>err &&
