@@ -2,32 +2,139 @@
  *
  * die() ends the process with exit(128). For a parser that dies on bad
  * input that is a correct answer, not a crash, so the targets are linked
- * with -Wl,--wrap=exit: inside FUZZ_TRY an exit() jumps back to the
- * target instead. Memory the dying code had allocated is unreachable
- * after the jump; to keep leak detection meaningful, FUZZ_RUN_DYING runs
- * the input once with leak tracking off to learn whether it dies, and
- * runs it again with leak tracking on only when it does not.
+ * with -Wl,--wrap=exit (and malloc, calloc, realloc, free): inside
+ * fuzz_try() an exit() jumps back to the target instead. Whatever was
+ * allocated during that run and not yet freed is then freed by the
+ * harness, after the target's own cleanup hook has dropped any global
+ * state pointing at it, so a run that dies leaks nothing and libFuzzer's
+ * per-input leak check stays on. One limit: a static buffer that first
+ * grows during a dying run would be freed under its owner's feet, so
+ * targets make such buffers grow in LLVMFuzzerInitialize (see
+ * fuzz-packed-refs.c). A realloc() of memory allocated outside a run
+ * stays untracked, as it belongs to long-lived state.
  *
  * Messages printed by error()/die() go to /dev/null (they would slow the
  * fuzzer down a lot) unless FUZZ_VERBOSE is set; sanitizer reports and
- * libFuzzer's own output use file descriptor 2 and are not affected. */
+ * libFuzzer's own output do not use the stderr FILE and are not affected. */
 #ifndef FUZZ_HARNESS_H
 #define FUZZ_HARNESS_H
 
 #include "lib/util.h"
 #include <setjmp.h>
 #include <stdint.h>
-#include <sanitizer/lsan_interface.h>
 
 static jmp_buf fuzz_jmp;
-static int fuzz_jmp_armed;
+static int fuzz_armed;
+/* Called after a die, before the leftovers are freed. */
+static void (*fuzz_cleanup)(void);
+
+/* Open-addressing set of the live allocations of the current run. */
+static void **fuzz_live;
+static size_t fuzz_live_cap, fuzz_live_nr;
+#define FUZZ_TOMB ((void *)1)
+
+void *__real_malloc(size_t);
+void *__real_calloc(size_t, size_t);
+void *__real_realloc(void *, size_t);
+void __real_free(void *);
+
+static size_t fuzz_slot(const void *p)
+{
+	return (size_t)(((uintptr_t)p >> 4) * 0x9e3779b97f4a7c15ull) & (fuzz_live_cap - 1);
+}
+
+static void fuzz_track(void *p)
+{
+	size_t i;
+	if (!p)
+		return;
+	if ((fuzz_live_nr + 1) * 2 > fuzz_live_cap) {
+		void **old = fuzz_live;
+		size_t oldcap = fuzz_live_cap;
+		fuzz_live_cap = oldcap ? oldcap * 2 : 1024;
+		fuzz_live = __real_calloc(fuzz_live_cap, sizeof(*fuzz_live));
+		if (!fuzz_live)
+			abort();
+		fuzz_live_nr = 0;
+		for (i = 0; i < oldcap; i++)
+			if (old[i] && old[i] != FUZZ_TOMB)
+				fuzz_track(old[i]);
+		__real_free(old);
+	}
+	for (i = fuzz_slot(p); fuzz_live[i] && fuzz_live[i] != FUZZ_TOMB; i = (i + 1) & (fuzz_live_cap - 1))
+		;
+	fuzz_live[i] = p;
+	fuzz_live_nr++;
+}
+
+/* 1 if p was tracked (and is no longer). */
+static int fuzz_untrack(void *p)
+{
+	size_t i;
+	if (!p || !fuzz_live_nr)
+		return 0;
+	for (i = fuzz_slot(p); fuzz_live[i]; i = (i + 1) & (fuzz_live_cap - 1))
+		if (fuzz_live[i] == p) {
+			fuzz_live[i] = FUZZ_TOMB;
+			fuzz_live_nr--;
+			return 1;
+		}
+	return 0;
+}
+
+static void fuzz_untrack_all(int release)
+{
+	for (size_t i = 0; i < fuzz_live_cap; i++) {
+		if (fuzz_live[i] && fuzz_live[i] != FUZZ_TOMB && release)
+			__real_free(fuzz_live[i]);
+		fuzz_live[i] = NULL;
+	}
+	fuzz_live_nr = 0;
+}
+
+void *__wrap_malloc(size_t n);
+void *__wrap_malloc(size_t n)
+{
+	void *p = __real_malloc(n);
+	if (fuzz_armed)
+		fuzz_track(p);
+	return p;
+}
+
+void *__wrap_calloc(size_t a, size_t b);
+void *__wrap_calloc(size_t a, size_t b)
+{
+	void *p = __real_calloc(a, b);
+	if (fuzz_armed)
+		fuzz_track(p);
+	return p;
+}
+
+void *__wrap_realloc(void *old, size_t n);
+void *__wrap_realloc(void *old, size_t n)
+{
+	int tracked = fuzz_untrack(old);
+	void *p = __real_realloc(old, n);
+	if (!p && n && tracked)
+		fuzz_track(old);
+	else if (fuzz_armed && (tracked || !old))
+		fuzz_track(p);
+	return p;
+}
+
+void __wrap_free(void *p);
+void __wrap_free(void *p)
+{
+	fuzz_untrack(p);
+	__real_free(p);
+}
 
 void __real_exit(int code) __attribute__((noreturn));
 void __wrap_exit(int code) __attribute__((noreturn));
 void __wrap_exit(int code)
 {
-	if (fuzz_jmp_armed) {
-		fuzz_jmp_armed = 0;
+	if (fuzz_armed) {
+		fuzz_armed = 0;
 		longjmp(fuzz_jmp, code ? code : -1);
 	}
 	__real_exit(code);
@@ -44,32 +151,25 @@ static void fuzz_quiet_stderr(void)
 		stderr = devnull;
 }
 
-/* Runs fn(data, size); returns 0 when it returned, else the exit code it
- * tried to exit with (128 for die()). */
+/* Runs fn(data, size); returns 0 when it returned, else the code it
+ * tried to exit with (128 for die()), after cleaning up. */
 static int fuzz_try(void (*fn)(const uint8_t *, size_t), const uint8_t *data, size_t size)
 {
 	int code = setjmp(fuzz_jmp);
 	if (code) {
-		fuzz_jmp_armed = 0;
+		fuzz_armed = 0;
+		if (fuzz_cleanup)
+			fuzz_cleanup();
+		fuzz_untrack_all(1);
 		return code;
 	}
-	fuzz_jmp_armed = 1;
+	fuzz_armed = 1;
 	fn(data, size);
-	fuzz_jmp_armed = 0;
+	fuzz_armed = 0;
+	/* What the run kept belongs to the target's state now. */
+	if (fuzz_live_nr)
+		fuzz_untrack_all(0);
 	return 0;
-}
-
-/* See the top of this file. Returns what fuzz_try returned. */
-static int fuzz_run_dying(void (*fn)(const uint8_t *, size_t), const uint8_t *data, size_t size)
-{
-	int code;
-
-	__lsan_disable();
-	code = fuzz_try(fn, data, size);
-	__lsan_enable();
-	if (code)
-		return code;
-	return fuzz_try(fn, data, size);
 }
 
 /* A copy of the input in a buffer of exactly size bytes, so that ASan

@@ -1,6 +1,7 @@
 /* fuzz-pkt-line: reading a stream of pkt-lines (remote/pkt-line.h)
  * through pkt_read_gently() until the end or an error, as a client reads
- * a server's answer. The input is served from a memfd. */
+ * a server's answer; then the same bytes as the remote-helper handshake's
+ * text lines (pkt_reader_text_line). The input is served from a memfd. */
 #include "fuzz/fuzz-harness.h"
 #include "remote/pkt-line.h"
 #include <sys/mman.h>
@@ -20,6 +21,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct strbuf line = STRBUF_INIT;
 	char hdr[4];
 	int t, n = 0;
 
@@ -45,5 +47,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (++n > (int)size)
 			abort();
 	}
+
+	if (lseek(fd, 0, SEEK_SET))
+		abort();
+	pkt_reader_init(&reader, fd);
+	n = 0;
+	while ((t = pkt_reader_text_line(&reader, &line, 1024)) == 0) {
+		if (line.len > 1024 || memchr(line.buf, '\n', line.len))
+			abort();
+		if (++n > (int)size)
+			abort();
+	}
+	if (t != -1 && t != -2)
+		abort();
+	strbuf_release(&line);
 	return 0;
 }

@@ -48,9 +48,10 @@ $(O)/libmini-fuzz.a: $(PROJECT_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-# --wrap=exit: see fuzz/fuzz-harness.h.
+# --wrap: see fuzz/fuzz-harness.h.
+WRAP = -Wl,--wrap=exit,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
 $(O)/fuzz-%: fuzz/fuzz-%.c fuzz/fuzz-harness.h $(O)/libmini-fuzz.a
-	$(CLANG) $(FCFLAGS) -Werror -fsanitize=fuzzer -Wl,--wrap=exit -o $@ $< \
+	$(CLANG) $(FCFLAGS) -Werror -fsanitize=fuzzer $(WRAP) -o $@ $< \
 		$(O)/libmini-fuzz.a -lz -lpthread
 
 fuzz/corpus/.done: fuzz/make-corpus
