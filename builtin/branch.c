@@ -401,6 +401,9 @@ static int list_branches(unsigned kind, int detached, const char **patterns, int
 	}
 	strbuf_release(&out);
 	ref_array_clear(&a);
+	ref_format_free(rf);
+	ref_sorting_free(sorting);
+	sorting = NULL;
 	free(desc);
 	free(fmt);
 	return 0;
@@ -1032,7 +1035,8 @@ static int branch_change(int argc, const char **argv, int del, int rename, int c
 static const char **last_arg_default(int *argc, const char **argv)
 {
 	static const char *const names[] = { "--contains", "--no-contains", "--merged", "--no-merged" };
-	const char **v = xcalloc(*argc + 2, sizeof(*v));
+	static const char **v; /* lives as long as argv does */
+	v = xcalloc(*argc + 2, sizeof(*v));
 	memcpy(v, argv, *argc * sizeof(*v));
 	int n = *argc;
 	for (size_t i = 0; n >= 2 && i < ARRAY_SIZE(names); i++)
@@ -1113,7 +1117,11 @@ int cmd_branch(int argc, const char **argv)
 		detached = 1;
 	else if (!skip_prefix(head, "refs/heads/", &head))
 		die("HEAD not found below refs/heads!");
-	head = xstrdup(head);
+	{
+		static struct strbuf head_copy = STRBUF_INIT;
+		strbuf_addstr(&head_copy, head);
+		head = head_copy.buf;
+	}
 
 	argv = last_arg_default(&argc, argv);
 	argc = parse_options(argc, argv, opts, branch_usage, 0);

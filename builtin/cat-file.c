@@ -278,11 +278,6 @@ static void batch_one(struct batch *b, const struct object_id *oid, const char *
 		batch_flush(b);
 		return;
 	}
-	if (b->contents && t != OBJ_BLOB) {
-		data = odb_read_object(oid, &t, &size);
-		if (!data)
-			die("object %s disappeared", oid_to_hex(oid));
-	}
 	for (size_t i = 0; i < b->nr; i++) {
 		const struct fmt_part *p = &b->parts[i];
 		switch (p->atom) {
@@ -299,10 +294,14 @@ static void batch_one(struct batch *b, const struct object_id *oid, const char *
 		strbuf_reset(&b->out);
 		stream_blob(oid);
 		strbuf_addch(&b->out, '\n');
-	} else if (data) {
-		/* Large contents go straight out instead of through the buffer. */
+	} else if (b->contents) {
+		/* The header line goes out first: git prints it before reading
+		 * the contents (and so before dying on a corrupt object). */
 		fwrite(b->out.buf, 1, b->out.len, stdout);
 		strbuf_reset(&b->out);
+		data = odb_read_object(oid, &t, &size);
+		if (!data)
+			die("object %s disappeared", oid_to_hex(oid));
 		fwrite(data, 1, size, stdout);
 		strbuf_addch(&b->out, '\n');
 		free(data);

@@ -79,7 +79,8 @@ static int opt_color(const struct option *o, const char *arg, int unset)
 static const char **last_arg_default(int *argc, const char **argv)
 {
 	static const char *const names[] = { "--contains", "--no-contains", "--merged", "--no-merged" };
-	const char **v = xcalloc(*argc + 2, sizeof(*v));
+	static const char **v; /* lives as long as argv does */
+	v = xcalloc(*argc + 2, sizeof(*v));
 	memcpy(v, argv, *argc * sizeof(*v));
 	int n = *argc;
 	for (size_t i = 0; n >= 2 && i < ARRAY_SIZE(names); i++)
@@ -179,5 +180,7 @@ int cmd_for_each_ref(int argc, const char **argv)
 	}
 	strbuf_release(&out);
 	ref_array_clear(&a);
+	ref_format_free(rf);
+	ref_sorting_free(sorting);
 	return 0;
 }

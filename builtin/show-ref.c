@@ -163,6 +163,9 @@ static int do_exclude_existing(const char *match)
 			printf("%s\n", buf);
 	}
 	strbuf_release(&line);
+	for (size_t i = 0; i < existing.nr; i++)
+		free(existing.v[i]);
+	free(existing.v);
 	return 0;
 }
 

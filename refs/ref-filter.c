@@ -91,6 +91,12 @@ struct ref_format {
 	int quote;
 };
 
+static void atom_release(struct atom *a)
+{
+	free(a->date_fmt);
+	free(a->arg);
+}
+
 static NORETURN void bad_atom(const char *name, size_t len)
 {
 	die("unknown field name: %.*s", (int)len, name);
@@ -338,6 +344,7 @@ struct ref_format *ref_format_parse(const char *fmt, int use_color)
 		close = strchr(open, ')');
 		if (!close) {
 			error("malformed format string %s", open);
+			ref_format_free(f);
 			return NULL;
 		}
 		ALLOC_GROW(f->toks, f->nr + 1, f->alloc);
@@ -347,12 +354,27 @@ struct ref_format *ref_format_parse(const char *fmt, int use_color)
 		parse_atom(&t->atom, open + 2, close - open - 2, use_color);
 		if (t->atom.needs_obj)
 			f->needs_obj = 1;
-		if (t->atom.id == A_COLOR && !use_color)
+		if (t->atom.id == A_COLOR && !use_color) {
+			atom_release(&t->atom);
 			f->nr--; /* no colour: the atom prints nothing */
+		}
 		p = close + 1;
 	}
 	check_nesting(f);
 	return f;
+}
+
+void ref_format_free(struct ref_format *f)
+{
+	if (!f)
+		return;
+	for (size_t i = 0; i < f->nr; i++) {
+		free(f->toks[i].lit);
+		if (f->toks[i].type == T_ATOM)
+			atom_release(&f->toks[i].atom);
+	}
+	free(f->toks);
+	free(f);
 }
 
 int ref_format_needs_object(const struct ref_format *f)
@@ -845,6 +867,16 @@ void ref_sorting_add(struct ref_sorting **s, const char *key)
 	*s = n;
 }
 
+void ref_sorting_free(struct ref_sorting *s)
+{
+	while (s) {
+		struct ref_sorting *next = s->next;
+		atom_release(&s->atom);
+		free(s);
+		s = next;
+	}
+}
+
 void ref_sorting_detached_first(struct ref_sorting *s)
 {
 	for (; s; s = s->next)
@@ -895,6 +927,7 @@ void ref_array_sort(struct ref_sorting *s, struct ref_array *a)
 		struct ref_item *it = a->items[i];
 		size_t j = 0;
 		it->sort_vals = xcalloc(k ? k : 1, sizeof(char *));
+		it->nsort = k;
 		for (struct ref_sorting *p = s; p; p = p->next, j++) {
 			struct strbuf v = STRBUF_INIT;
 			if (p->numeric) {
@@ -1063,17 +1096,23 @@ int filter_refs(struct ref_array *a, struct ref_filter *f)
 	return ret;
 }
 
+void ref_item_free(struct ref_item *it)
+{
+	free(it->refname);
+	free(it->symref);
+	free(it->buf);
+	free(it->pbuf);
+	free(it->upstream);
+	for (size_t k = 0; k < it->nsort; k++)
+		free(it->sort_vals[k]);
+	free(it->sort_vals);
+	free(it);
+}
+
 void ref_array_clear(struct ref_array *a)
 {
 	for (size_t i = 0; i < a->nr; i++) {
-		struct ref_item *it = a->items[i];
-		free(it->refname);
-		free(it->symref);
-		free(it->buf);
-		free(it->pbuf);
-		free(it->upstream);
-		free(it->sort_vals);
-		free(it);
+		ref_item_free(a->items[i]);
 	}
 	free(a->items);
 	a->items = NULL;

@@ -35,6 +35,7 @@ struct ref_item {
 	int upstream_state;
 	int ahead, behind, track_state; /* track_state: 0 unknown, 1 counted, 2 gone */
 	char **sort_vals;
+	size_t nsort;
 };
 
 struct ref_array {
@@ -67,6 +68,7 @@ int ref_format_needs_object(const struct ref_format *f);
 int ref_format_item(struct strbuf *out, struct ref_item *it, struct ref_format *f);
 /* Pad/quote style for for-each-ref --shell etc.: 0 none. */
 void ref_format_set_quote(struct ref_format *f, int style);
+void ref_format_free(struct ref_format *f);
 enum { QUOTE_NONE = 0, QUOTE_SHELL = 1, QUOTE_PERL = 2, QUOTE_PYTHON = 4, QUOTE_TCL = 8 };
 
 /* Sort keys: "refname", "-committerdate"... each new key becomes primary. */
@@ -74,10 +76,12 @@ void ref_sorting_add(struct ref_sorting **s, const char *key);
 void ref_sorting_detached_first(struct ref_sorting *s);
 int ref_sorting_needs_object(const struct ref_sorting *s);
 void ref_array_sort(struct ref_sorting *s, struct ref_array *a);
+void ref_sorting_free(struct ref_sorting *s);
 
 /* Collect the refs the filter selects. */
 int filter_refs(struct ref_array *a, struct ref_filter *f);
 void ref_array_clear(struct ref_array *a);
+void ref_item_free(struct ref_item *it);
 
 /* The current branch ("refs/heads/x"), NULL when detached; the_repo-cached. */
 const char *ref_filter_head(void);

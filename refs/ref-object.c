@@ -418,11 +418,8 @@ int ref_object_filter_commits(struct ref_array *a, struct ref_filter *f)
 	for (size_t i = 0; i < n; i++) {
 		if (keep[i])
 			a->items[out++] = a->items[i];
-		else {
-			free(a->items[i]->refname);
-			free(a->items[i]->symref);
-			free(a->items[i]);
-		}
+		else
+			ref_item_free(a->items[i]);
 	}
 	a->nr = out;
 	free(tips);

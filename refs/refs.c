@@ -168,8 +168,7 @@ static int read_raw_ref(const char *name, struct object_id *oid, struct strbuf *
 
 static const char *resolve(const char *name, int reading, struct object_id *oid, unsigned *flags)
 {
-	static struct strbuf cur = STRBUF_INIT;
-	struct strbuf target = STRBUF_INIT;
+	static struct strbuf cur = STRBUF_INIT, target = STRBUF_INIT;
 	unsigned dummy;
 	if (!flags)
 		flags = &dummy;
@@ -199,13 +198,11 @@ static const char *resolve(const char *name, int reading, struct object_id *oid,
 				oidclr(oid);
 				*flags |= REF_ISBROKEN;
 			}
-			strbuf_release(&target);
 			return cur.buf;
 		}
 		strbuf_reset(&cur);
 		strbuf_addbuf(&cur, &target);
 	}
-	strbuf_release(&target);
 	*flags |= REF_ISBROKEN;
 	return NULL;
 }
