@@ -80,6 +80,18 @@ int cmd_index_pack(int argc, const char **argv)
 		usage_exit();
 	if (pack && !ends_with(pack, ".pack"))
 		die("packfile name '%s' does not end with '.pack'", pack);
+	/* Repository discovery moves to the top of the work tree: names given
+	 * on the command line are relative to where we started. */
+	if (pack) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_realpath_lexical(&sb, pack);
+		pack = strbuf_detach(&sb, NULL);
+	}
+	if (idx) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_realpath_lexical(&sb, idx);
+		idx = strbuf_detach(&sb, NULL);
+	}
 
 	if (from_stdin) {
 		setup_git_directory();
