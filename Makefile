@@ -75,15 +75,16 @@ $(B)/libmini.a: $(LIB_OBJ)
 $(B)/mini-git: $(MAIN_OBJ) $(B)/libmini.a
 	$(CC) -o $@ $(MAIN_OBJ) $(B)/libmini.a $(LDFLAGS_ALL) $(ZLIB)
 
+# Copy, then rename: a running ./mini-git would make cp fail ("Text file busy").
 mini-git: $(B)/mini-git FORCE
-	@cmp -s $< $@ || cp $< $@
+	@cmp -s $< $@ || { cp $< $@+ && mv -f $@+ $@; }
 
 # The HTTP helper: the only program that links libcurl.
 ifneq ($(HELPER_SRC),)
 $(B)/mini-git-remote-http: $(HELPER_OBJ) $(B)/libmini.a
 	$(CC) -o $@ $(HELPER_OBJ) $(B)/libmini.a $(filter-out -static,$(LDFLAGS_ALL)) -lcurl $(ZLIB)
 mini-git-remote-http: $(B)/mini-git-remote-http FORCE
-	@cmp -s $< $@ || cp $< $@
+	@cmp -s $< $@ || { cp $< $@+ && mv -f $@+ $@; }
 	@ln -f mini-git-remote-http mini-git-remote-https
 else
 mini-git-remote-http:
@@ -95,7 +96,7 @@ $(B)/tests/unit/%: tests/unit/%.c $(B)/libmini.a
 
 unit-tests: $(UNIT_BIN)
 	@mkdir -p tests/unit/bin
-	@for t in $(UNIT_BIN); do cp $$t tests/unit/bin/; done
+	@for t in $(UNIT_BIN); do cp $$t tests/unit/bin/.tmp && mv -f tests/unit/bin/.tmp tests/unit/bin/$${t##*/}; done
 
 test: all
 	cd tests && prove -j2 $(PROVE_OPTS) t[0-9]*.sh $$(ls unit/bin/t-* 2>/dev/null)
