@@ -86,9 +86,8 @@ void *delta_apply(const void *base, size_t base_len, const void *delta, size_t d
 			o += c;
 			p += c;
 		} else {
-			/* Reserved for future extensions: corruption for us. */
-			if (why)
-				*why = "unexpected delta opcode 0";
+			/* Reserved for future extensions: corruption for us.
+			 * git 2.39 fails here without a message. */
 			free(out);
 			return NULL;
 		}

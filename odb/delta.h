@@ -25,8 +25,8 @@ int delta_header_sizes(const void *delta, size_t len, uint64_t *base_size, uint6
  * instruction reading outside the base or past the delta's end, the reserved
  * opcode 0, or a result whose length differs from the header's. Nothing is
  * printed; if why is not NULL it gets git's wording for the failure
- * ("unexpected delta opcode 0", "delta replay has gone wild") or NULL when
- * git says nothing (a base size mismatch or a truncated header).
+ * ("delta replay has gone wild") or NULL when git 2.39 says nothing (a
+ * base size mismatch, a truncated header, the reserved opcode 0).
  */
 void *delta_apply(const void *base, size_t base_len, const void *delta, size_t delta_len,
 		  size_t *result_size, const char **why);

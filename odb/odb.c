@@ -217,9 +217,38 @@ void odb_reprepare(void)
 	last_hit = NULL;
 }
 
+/* Objects found corrupt in a pack are skipped by later lookups, so a
+ * copy elsewhere is used and the error is not repeated (git's
+ * mark_bad_packed_object). Rare: a plain list. */
+struct bad_object {
+	const struct packed_git *pack;
+	struct object_id oid;
+};
+static struct bad_object *bad;
+static size_t bad_nr, bad_alloc;
+
+static void mark_bad(const struct packed_git *p, const struct object_id *oid)
+{
+	ALLOC_GROW(bad, bad_nr + 1, bad_alloc);
+	bad[bad_nr].pack = p;
+	oidcpy(&bad[bad_nr].oid, oid);
+	bad_nr++;
+}
+
+static struct packed_git *bad_pack(const struct packed_git *p, const struct object_id *oid)
+{
+	for (size_t i = 0; i < bad_nr; i++)
+		if ((!p || bad[i].pack == p) && oideq(&bad[i].oid, oid))
+			return (struct packed_git *)bad[i].pack;
+	return NULL;
+}
+
 static int find_in_pack(struct packed_git *p, const struct object_id *oid, uint64_t *off)
 {
 	uint32_t pos;
+
+	if (bad_nr && bad_pack(p, oid))
+		return 0;
 
 	if (pack_open_index(p) < 0)
 		return 0;
@@ -228,8 +257,11 @@ static int find_in_pack(struct packed_git *p, const struct object_id *oid, uint6
 		return 0;
 	*off = pack_idx_offset(&p->idx, pos);
 	if (*off == UINT64_MAX)
-		die("offset beyond end of pack index for %s", p->idx_path);
-	return 1;
+		die("offset beyond end of pack index for %s (truncated index?)", p->pack_path);
+	/* As git: an object counts as there only if its pack is usable, so
+	 * a found entry maps the pack (header and trailer checked; mmap reads
+	 * nothing else). */
+	return pack_map(p) < 0 ? 0 : 1;
 }
 
 /* The pack holding oid (the last pack that answered is asked first). */
@@ -269,8 +301,10 @@ static int read_object(const struct object_id *oid, enum object_type *type, size
 	int r;
 
 	p = find_packed(oid, &off);
-	if (p && !pack_map(p)) {
+	if (p) {
 		struct pack_reader *rd = get_reader();
+		if (off >= p->map_size - 20)
+			die("offset beyond end of packfile (truncated pack?)");
 		if (data) {
 			*data = pack_read_object(rd, p, off, type, size);
 			if (*data)
@@ -278,9 +312,9 @@ static int read_object(const struct object_id *oid, enum object_type *type, size
 		} else if (!pack_read_header(rd, p, off, type, size)) {
 			return 1;
 		}
-		if (rr)
-			rr->pack = p;
-		return -1;
+		/* As git: remember it is bad here and look elsewhere. */
+		mark_bad(p, oid);
+		return read_object(oid, type, size, data, rr, retry);
 	}
 	for (s = sources; s; s = s->next) {
 		r = loose_read(s->path, oid, type, size, data);
@@ -299,26 +333,20 @@ static int read_object(const struct object_id *oid, enum object_type *type, size
 		odb_reprepare();
 		return read_object(oid, type, size, data, rr, 0);
 	}
+	if (bad_nr && (p = bad_pack(NULL, oid))) {
+		if (rr)
+			rr->pack = p;
+		return -1;
+	}
 	return 0;
-}
-
-static void *read_external(const struct object_id *oid, enum object_type *type, size_t *size)
-{
-	void *data = NULL;
-	return read_object(oid, type, size, &data, NULL, 1) > 0 ? data : NULL;
-}
-
-static int header_external(const struct object_id *oid, enum object_type *type, size_t *size)
-{
-	return read_object(oid, type, size, NULL, NULL, 1) > 0 ? 0 : -1;
 }
 
 static struct pack_reader *get_reader(void)
 {
 	if (!reader_ready) {
+		/* No external bases: like git, a REF_DELTA's base must be in
+		 * the same pack (index-pack completes thin packs). */
 		pack_reader_init(&reader, 1);
-		reader.read_external = read_external;
-		reader.header_external = header_external;
 		reader_ready = 1;
 	}
 	return &reader;
@@ -377,7 +405,9 @@ int odb_stream_blob(const struct object_id *oid, FILE *out)
 	void *data;
 
 	if (find_packed(oid, &off)) {
-		data = odb_read_object_gently(oid, &t, &size);
+		/* git streams only huge packed blobs; others are read whole,
+		 * dying like any read of a corrupt object. */
+		data = odb_read_object(oid, &t, &size);
 		if (!data)
 			return -1;
 		fwrite(data, 1, size, out);

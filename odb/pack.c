@@ -22,7 +22,9 @@ void pack_init(struct packed_git *p, const char *idx_path)
 
 int pack_open_index(struct packed_git *p)
 {
-	if (!p->idx_state)
+	/* A failure is not remembered: like git, each lookup tries again
+	 * (and repeats the error), so a repaired index is picked up. */
+	if (p->idx_state <= 0)
 		p->idx_state = pack_idx_open(&p->idx, p->idx_path) < 0 ? -1 : 1;
 	return p->idx_state > 0 ? 0 : -1;
 }
@@ -71,7 +73,7 @@ static int map_pack(struct packed_git *p)
 
 int pack_map(struct packed_git *p)
 {
-	if (!p->map_state) {
+	if (p->map_state <= 0) {
 		p->map_state = map_pack(p) < 0 ? -1 : 1;
 		if (p->map_state < 0 && p->map) {
 			munmap((void *)p->map, p->map_size);
@@ -107,6 +109,7 @@ int pack_entry_header(const struct packed_git *p, uint64_t offset, struct pack_e
 	uint64_t size;
 	unsigned shift = 4, c;
 
+	e->type = OBJ_BAD;
 	if (!p->map || offset < 12 || offset >= p->map_size - 20)
 		return -1;
 	s = q = p->map + offset;
@@ -455,6 +458,16 @@ static uint64_t ref_base_offset(const struct packed_git *p, const struct object_
 
 #define MAX_CHAIN 100000
 
+/* git's wording: a type that does not exist is named, anything else is a
+ * bad header. */
+static int report_bad_header(const struct packed_git *p, uint64_t off, const struct pack_entry *e)
+{
+	if (e->type == OBJ_NONE || e->type == 5)
+		return error("unknown object type %d at offset %" PRIu64 " in %s",
+			     (int)e->type, off, p->pack_path);
+	return error("bad object header at offset %" PRIu64 " in %s", off, p->pack_path);
+}
+
 static const char *oid_at(const struct packed_git *p, uint64_t offset)
 {
 	/* For messages only: a linear scan is fine on this path. */
@@ -492,7 +505,7 @@ void *pack_read_object(struct pack_reader *r, const struct packed_git *p, uint64
 			break;
 		}
 		if (pack_entry_header(p, cur, &e) < 0) {
-			error("bad object header at offset %" PRIu64 " in %s", cur, p->pack_path);
+			report_bad_header(p, cur, &e);
 			goto fail;
 		}
 		if (e.type == OBJ_OFS_DELTA || e.type == OBJ_REF_DELTA) {
@@ -512,8 +525,8 @@ void *pack_read_object(struct pack_reader *r, const struct packed_git *p, uint64
 			if (r->read_external)
 				base = r->read_external(&e.base_oid, &base_type, &base_size);
 			if (!base) {
-				error("failed to read delta base object %s at offset %" PRIu64 " from %s",
-				      oid_to_hex(&e.base_oid), e.offset, p->pack_path);
+				error("failed to validate delta base reference at offset %" PRIu64 " from %s",
+				      e.offset + e.hdr_len, p->pack_path);
 				goto fail;
 			}
 			base_off = 0;
@@ -521,8 +534,10 @@ void *pack_read_object(struct pack_reader *r, const struct packed_git *p, uint64
 		}
 		base = pack_inflate_entry(p, &e, &r->zs);
 		if (!base) {
-			error("failed to read object %s at offset %" PRIu64 " from %s",
-			      oid_at(p, cur), cur, p->pack_path);
+			/* git names only a failing base, not the object itself. */
+			if (nr)
+				error("failed to read delta base object %s at offset %" PRIu64 " from %s",
+				      oid_at(p, cur), cur, p->pack_path);
 			goto fail;
 		}
 		base_size = (size_t)e.size;
@@ -594,7 +609,7 @@ int pack_read_header(struct pack_reader *r, const struct packed_git *p, uint64_t
 			return 0;
 		}
 		if (pack_entry_header(p, cur, &e) < 0)
-			return error("bad object header at offset %" PRIu64 " in %s", cur, p->pack_path);
+			return report_bad_header(p, cur, &e);
 		if (e.type != OBJ_OFS_DELTA && e.type != OBJ_REF_DELTA) {
 			*type = e.type;
 			if (!have_size)
@@ -606,10 +621,14 @@ int pack_read_header(struct pack_reader *r, const struct packed_git *p, uint64_t
 			const unsigned char *q = hdr;
 			uint64_t bsz, rsz;
 			ssize_t n = pack_inflate_prefix(p, &e, &r->zs, hdr, sizeof(hdr));
-			if (n < 0 || delta_read_size(&q, hdr + n, &bsz) < 0 ||
-			    delta_read_size(&q, hdr + n, &rsz) < 0 || rsz >= SIZE_MAX)
+			if (n < 0)
 				return error("failed to unpack compressed delta at offset %" PRIu64
 					     " from %s", e.offset + e.hdr_len, p->pack_path);
+			/* An unreadable size is left for the full read to report
+			 * ("failed to apply delta"), as git does. */
+			if (delta_read_size(&q, hdr + n, &bsz) < 0 ||
+			    delta_read_size(&q, hdr + n, &rsz) < 0 || rsz >= SIZE_MAX)
+				rsz = 0;
 			*size = (size_t)rsz;
 			have_size = 1;
 		}
@@ -618,10 +637,14 @@ int pack_read_header(struct pack_reader *r, const struct packed_git *p, uint64_t
 		if (e.type == OBJ_OFS_DELTA) {
 			cur = e.base_offset;
 		} else {
-			size_t dummy;
+			/* git wants a REF_DELTA's base in the same pack to tell
+			 * the type (thin packs are completed before use). */
 			cur = ref_base_offset(p, &e.base_oid);
-			if (!cur)
-				return r->header_external ? r->header_external(&e.base_oid, type, &dummy) : -1;
+			if (!cur) {
+				size_t dummy;
+				return r->header_external ?
+				       r->header_external(&e.base_oid, type, &dummy) : -1;
+			}
 		}
 	}
 }

@@ -81,7 +81,8 @@ struct pack_entry {
 
 /* Decodes the header at offset; checks it lies inside the pack data, the
  * type is valid and an OFS base lies before the entry. 0 or -1 (silent:
- * the caller names the object in its message). */
+ * the caller names the object in its message; e->type then holds the
+ * invalid type 0 or 5 if that was the problem, else OBJ_BAD). */
 int pack_entry_header(const struct packed_git *p, uint64_t offset, struct pack_entry *e);
 
 /* zlib stream for the functions below: one per thread, reused for every
@@ -118,7 +119,8 @@ struct pack_reader {
 	z_stream zs;
 	struct delta_base_cache *cache;   /* NULL: no caching */
 	/* Reads a REF_DELTA base that is not in this pack (thin packs,
-	 * bases elsewhere). NULL: such deltas fail. */
+	 * bases elsewhere). NULL: such deltas fail, as in git ("failed to
+	 * validate delta base reference"); the object store leaves it NULL. */
 	void *(*read_external)(const struct object_id *oid, enum object_type *type, size_t *size);
 	int (*header_external)(const struct object_id *oid, enum object_type *type, size_t *size);
 };
