@@ -181,6 +181,7 @@ static void fetch_and_store(struct transport *t, struct object_id *wants, size_t
 		if (!odb_has_object(&wants[i]))
 			die("remote did not send all necessary objects");
 	free(tmp);
+	free((char *)dir);
 }
 
 static void checkout_head(const struct object_id *commit)
@@ -454,6 +455,10 @@ int cmd_clone(int argc, const char **argv)
 	clone_done = 1;
 	(void)verbose;
 	(void)progress;
+	for (size_t i = 0; i < nr_packed; i++)
+		free((char *)packed[i].name);
+	free(packed);
+	free(wants);
 	free(anon);
 	strbuf_release(&msg);
 	strbuf_release(&cfg);

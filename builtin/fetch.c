@@ -259,6 +259,7 @@ static void fetch_pack(struct transport *t, struct object_id *wants, size_t nr_w
 		}
 	free(haves.v);
 	free(tmp);
+	free((char *)dir);
 }
 
 int cmd_fetch(int argc, const char **argv)
@@ -472,6 +473,12 @@ int cmd_fetch(int argc, const char **argv)
 	if (transport_close(t))
 		exit(128);
 	remote_config_release(&rc);
+	for (size_t i = 0; i < nr_items; i++) {
+		free(items[i].dst);
+		strbuf_release(&items[i].note);
+	}
+	free(items);
+	free(wants.v);
 	free(url);
 	free(merge_ref);
 	strbuf_release(&rla);

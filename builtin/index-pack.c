@@ -96,7 +96,7 @@ int cmd_index_pack(int argc, const char **argv)
 	if (from_stdin) {
 		setup_git_directory();
 		opts.check_collisions = 1;
-		const char *dir = xstrfmt("%s/pack", odb_objdir());
+		char *dir = xstrfmt("%s/pack", odb_objdir());
 		char *tmp = xstrfmt("%s/tmp_pack_XXXXXX", dir);
 		int fd = mkstemp(tmp);
 		if (fd < 0)
@@ -109,6 +109,8 @@ int cmd_index_pack(int argc, const char **argv)
 				exit(128);
 			memcpy(id.hash, hash, RAW_SZ);
 			printf("%s\t%s\n", keep_msg ? "keep" : "pack", oid_to_hex(&id));
+			free(dir);
+			free(tmp);
 			return 0;
 		}
 		/* an explicit destination for the pack and/or the index */
@@ -116,7 +118,9 @@ int cmd_index_pack(int argc, const char **argv)
 		char *dest_idx = idx ? xstrdup(idx) : NULL;
 		if (!dest_idx && dest_pack)
 			dest_idx = xstrfmt("%.*s.idx", (int)(strlen(dest_pack) - 5), dest_pack);
-		if (index_pack_file(tmp, dest_idx ? dest_idx : xstrfmt("%s.idx", tmp), &opts, hash) < 0) {
+		if (!dest_idx)
+			dest_idx = xstrfmt("%s.idx", tmp);
+		if (index_pack_file(tmp, dest_idx, &opts, hash) < 0) {
 			unlink(tmp);
 			exit(128);
 		}
@@ -124,6 +128,10 @@ int cmd_index_pack(int argc, const char **argv)
 			die_errno("unable to rename '%s'", tmp);
 		memcpy(id.hash, hash, RAW_SZ);
 		printf("%s\t%s\n", keep_msg ? "keep" : "pack", oid_to_hex(&id));
+		free(dest_pack);
+		free(dest_idx);
+		free(dir);
+		free(tmp);
 		return 0;
 	}
 
@@ -135,5 +143,7 @@ int cmd_index_pack(int argc, const char **argv)
 	memcpy(id.hash, hash, RAW_SZ);
 	printf("%s\n", oid_to_hex(&id));
 	free(dest_idx);
+	free((char *)pack);
+	free((char *)idx);
 	return 0;
 }

@@ -118,6 +118,7 @@ void remote_config_get(const char *dest, struct remote_config *rc)
 			die("invalid refspec '%s'", vals[i] ? vals[i] : "");
 		rc->nr_fetch++;
 	}
+	free(vals);
 }
 
 void remote_config_release(struct remote_config *rc)

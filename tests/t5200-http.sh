@@ -60,6 +60,7 @@ test_expect_success 'the helper is the only program linked with libcurl' '
 
 if have_strace; then
 	test_expect_success 'the helper is exec'\''d for http URLs only' '
+		export ASAN_OPTIONS=detect_leaks=0 &&
 		strace -f -e trace=execve -o trace.ls mini-git ls-remote "$HTTPD_URL/smart/repo.git" >/dev/null &&
 		grep -c "execve(\"[^\"]*mini-git-remote-http\"" trace.ls >count &&
 		echo 1 >expect && test_cmp expect count &&
