@@ -857,7 +857,7 @@ static int delete_branches(int argc, const char **argv, int force, unsigned kind
 				   ? symtarget.buf : odb_abbrev(&oid, 0));
 		strbuf_release(&symtarget);
 		strbuf_reset(&err);
-		if (refs_delete_err(name.buf, NULL, REF_NO_DEREF, &err) < 0) {
+		if (refs_delete_err(name.buf, NULL, REF_NO_DEREF | REF_PACKED_FIRST, &err) < 0) {
 			error("could not delete reference %s: %s", name.buf, err.buf);
 			ret = 1;
 		} else {

@@ -78,6 +78,7 @@ enum {
 	REF_NO_DEREF = 1,             /* write the symref itself, not its target */
 	REF_FORCE_CREATE_REFLOG = 2,  /* create the reflog whatever the config says */
 	REF_KEEP_LOG = 4,             /* deleting: leave the reflog */
+	REF_PACKED_FIRST = 8,         /* deleting: packed-refs.lock before the ref's lock, as branch -d */
 };
 int refs_update_err(const char *name, const struct object_id *new_oid,
 		    const struct object_id *old_oid, const char *msg, unsigned flags,

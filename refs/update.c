@@ -294,6 +294,15 @@ static const char *update_target(const char *name, int no_deref, int *via_symref
 	return out.buf;
 }
 
+static int is_garbage(const char *name)
+{
+	struct strbuf target = STRBUF_INIT;
+	struct object_id oid;
+	int r = read_loose_ref_fresh(name, &oid, &target);
+	strbuf_release(&target);
+	return r == -1;
+}
+
 static int is_symref_file(const char *name)
 {
 	struct strbuf target = STRBUF_INIT;
@@ -341,6 +350,10 @@ static int do_update(const char *name, const struct object_id *new_oid,
 		return -1;
 	}
 	exists = !read_current(real_copy, &cur);
+	if (!exists && is_garbage(real_copy)) {
+		strbuf_addf(err, "unable to resolve reference '%s': reference broken", real_copy);
+		goto fail;
+	}
 	if (old_oid) {
 		if (is_null_oid(old_oid) && exists) {
 			strbuf_addstr(err, "reference already exists");
@@ -411,29 +424,46 @@ int refs_update(const char *name, const struct object_id *new_oid,
 
 /* --- packed-refs rewrites --- */
 
-static int rewrite_packed_without(const char *const *names, size_t nr, struct strbuf *err)
+static int rewrite_packed_without(const char *const *names, size_t nr, int always_lock,
+				  struct strbuf *err)
 {
 	struct packed_refs *pr;
 	struct lock_file *lk;
 	struct strbuf out = STRBUF_INIT;
 	const char *p, *end;
 	int found = 0;
+	char *path;
 
+	/* a cheap look first, so that loose-only deletions take no lock */
 	packed_refs_forget();
 	pr = packed_refs_get();
-	if (!pr)
-		return 0;
-	for (size_t i = 0; i < nr; i++) {
+	for (size_t i = 0; pr && i < nr; i++) {
 		struct ref_entry e;
 		if (!packed_refs_find(pr, names[i], &e))
 			found = 1;
 	}
-	if (!found)
+	if (!found && !always_lock)
 		return 0;
+	path = xstrdup(common_path("packed-refs"));
 	lk = new_lock();
-	if (lock_file_acquire(lk, pr->path, lock_timeout("core.packedrefstimeout", 1000)) < 0) {
-		lock_file_error(err, pr->path, errno);
+	if (lock_file_acquire(lk, path, lock_timeout("core.packedrefstimeout", 1000)) < 0) {
+		lock_file_error(err, path, errno);
+		free(path);
 		return -1;
+	}
+	free(path);
+	/* under the lock, the file may have changed since the look */
+	packed_refs_forget();
+	pr = packed_refs_get();
+	found = 0;
+	for (size_t i = 0; pr && i < nr; i++) {
+		struct ref_entry e;
+		if (!packed_refs_find(pr, names[i], &e))
+			found = 1;
+	}
+	if (!found) {
+		lock_file_rollback(lk);
+		return 0;
 	}
 	/* copy the file, leaving out the records (and their ^ lines) of names */
 	p = pr->buf;
@@ -497,6 +527,12 @@ int refs_delete_err(const char *name, const struct object_id *old_oid, unsigned 
 	struct strbuf path = STRBUF_INIT;
 
 	real = xstrdup(update_target(name, flags & REF_NO_DEREF, &via));
+	/* branch -d takes packed-refs.lock first, whether or not it needs it */
+	if ((flags & REF_PACKED_FIRST) &&
+	    rewrite_packed_without((const char *[]){ real }, 1, 1, err) < 0) {
+		free(real);
+		return -1;
+	}
 	strbuf_addf(err, "cannot lock ref '%s': ", name);
 	if (!(lk = lock_ref(real, err))) {
 		free(real);
@@ -514,7 +550,8 @@ int refs_delete_err(const char *name, const struct object_id *old_oid, unsigned 
 		}
 	}
 	strbuf_reset(err);
-	if (rewrite_packed_without((const char *[]){ real }, 1, err) < 0)
+	if (!(flags & REF_PACKED_FIRST) &&
+	    rewrite_packed_without((const char *[]){ real }, 1, 0, err) < 0)
 		goto fail;
 	ref_path(&path, real);
 	if (unlink(path.buf) < 0 && errno != ENOENT) {
@@ -639,8 +676,17 @@ int refs_copy_or_rename(const char *from, const char *to, const char *msg, int c
 		if (move_log(from, to, copy) < 0)
 			return -1;
 		if (!copy && refs_delete_err(from, NULL, REF_NO_DEREF | REF_KEEP_LOG, &err) < 0) {
+			struct strbuf again = STRBUF_INIT;
+			struct lock_file *lk;
+			error("%s", err.buf);
 			error("unable to delete old %s", from);
 			move_log(to, from, 0);
+			/* as git, try to put the old ref back; the lock tells if we could */
+			if (!(lk = lock_ref(from, &again)))
+				error("unable to lock %s for rollback: %s", from, again.buf);
+			else
+				lock_file_rollback(lk);
+			strbuf_release(&again);
 			strbuf_release(&err);
 			return -1;
 		}

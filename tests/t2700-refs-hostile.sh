@@ -1,0 +1,101 @@
+#!/bin/sh
+# Bad input: git's message and exit code, never a crash, and the
+# repository left as it was.
+. "$(dirname "$0")/test-lib.sh"
+
+snapshot() { (cd "$1" && find .git/refs .git/packed-refs .git/HEAD .git/config -type f 2>/dev/null | sort | xargs cat); }
+
+test_expect_success 'setup' '
+	git init -q r && cd r && test_commit one && test_commit two &&
+	git branch side one && git tag -a -m a ann one &&
+	git pack-refs --all && git branch loose &&
+	cp .git/packed-refs ../packed.good
+'
+
+all_readers() {
+	compare_git branch && compare_git branch -a -v &&
+	compare_git show-ref && compare_git show-ref --verify refs/heads/side &&
+	compare_git for-each-ref --format="%(refname)" &&
+	compare_git symbolic-ref HEAD
+}
+
+test_expect_success 'packed-refs: a bad line at the end' '
+	cd r && cp ../packed.good .git/packed-refs && echo "zzz" >>.git/packed-refs &&
+	snapshot . >before && all_readers && snapshot . >after && test_cmp before after
+'
+
+test_expect_success 'packed-refs: unterminated last line' '
+	cd r && cp ../packed.good .git/packed-refs && printf "abc" >>.git/packed-refs &&
+	compare_git branch && compare_git show-ref && compare_git branch -d side
+'
+
+test_expect_success 'packed-refs: garbage in the middle of an unsorted file' '
+	cd r && (echo "garbage line"; grep -v "^#" ../packed.good) >.git/packed-refs &&
+	compare_git branch && compare_git show-ref
+'
+
+test_expect_success 'packed-refs: a bad peeled line, a short record, long lines' '
+	cd r &&
+	sed "s/^\^.*/^zz/" ../packed.good >.git/packed-refs && compare_git branch &&
+	(cat ../packed.good; echo "0123 refs/heads/zz") >.git/packed-refs && compare_git show-ref &&
+	(cat ../packed.good; printf "%0200d\n" 0) >.git/packed-refs && compare_git branch &&
+	cp ../packed.good .git/packed-refs
+'
+
+test_expect_success 'packed-refs: empty file, header only, no newline at the end of the header' '
+	cd r && : >.git/packed-refs && compare_git show-ref &&
+	echo "# pack-refs with: peeled fully-peeled sorted " >.git/packed-refs && compare_git branch &&
+	printf "# pack-refs with: peeled" >.git/packed-refs && compare_git branch &&
+	cp ../packed.good .git/packed-refs
+'
+
+test_expect_success 'HEAD that is not a ref, garbage HEAD' '
+	cd r && cp .git/HEAD saved &&
+	echo "ref: refs/heads/../../x" >.git/HEAD && compare_git branch && compare_git symbolic-ref HEAD &&
+	echo "ref: refs/heads/nothere" >.git/HEAD && compare_git branch && compare_git branch -v &&
+	cp saved .git/HEAD
+'
+
+test_expect_success 'a ref file with garbage, an empty ref file, a dangling symref' '
+	cd r &&
+	echo garbage >.git/refs/heads/garbage && : >.git/refs/heads/empty &&
+	git symbolic-ref refs/heads/dangling refs/heads/nothing &&
+	all_readers &&
+	compare_git update-ref refs/heads/garbage HEAD &&
+	rm -f .git/refs/heads/garbage .git/refs/heads/empty .git/refs/heads/dangling
+'
+
+test_expect_success 'a symref loop' '
+	cd r && git symbolic-ref refs/heads/l1 refs/heads/l2 && git symbolic-ref refs/heads/l2 refs/heads/l1 &&
+	compare_git branch && compare_git show-ref && compare_git symbolic-ref refs/heads/l1 &&
+	rm .git/refs/heads/l1 .git/refs/heads/l2
+'
+
+test_expect_success 'names check-ref-format rejects' '
+	cd r &&
+	for n in "a..b" "a.lock" ".hidden" "a/" "a//b" "x@{y" "sp ace" "ti~lde" "ca^ret" "co:lon" \
+		"q?" "st*ar" "br[acket" "back\\slash" "a/.b" "end." "-dash" "HEAD"; do
+		compare_git branch "$n" || exit 1
+		case "$n" in -dash|HEAD) continue;; esac
+		compare_git update-ref "refs/heads/$n" HEAD || exit 1
+	done
+'
+
+test_expect_success 'a stale lock left by a crashed writer' '
+	cd r && snapshot . >before &&
+	touch .git/refs/heads/side.lock .git/packed-refs.lock &&
+	compare_git branch -f side two && compare_git update-ref refs/heads/side HEAD &&
+	compare_git branch -D side && compare_git branch -m side other &&
+	rm .git/refs/heads/side.lock .git/packed-refs.lock &&
+	snapshot . >after && test_cmp before after
+'
+
+test_expect_success 'a directory where a ref should be, a ref where a directory should be' '
+	cd r &&
+	compare_git branch side/sub && compare_git update-ref refs/heads/loose/x HEAD &&
+	mkdir -p .git/refs/heads/dir/inner && git rev-parse HEAD >.git/refs/heads/dir/inner/ref &&
+	compare_git update-ref refs/heads/dir HEAD && compare_git branch &&
+	rm -r .git/refs/heads/dir
+'
+
+test_done
