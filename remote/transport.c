@@ -262,6 +262,8 @@ struct transport *transport_open(const char *url, int quiet)
 		const char *colon = strstr(url, "://");
 		if (colon)
 			die("Unable to find remote helper for '%.*s'", (int)(colon - url), url);
+		if (is_dir(url))
+			die("'%s': only http:// and https:// remotes are supported", url);
 		fprintf(stderr, "fatal: '%s' does not appear to be a git repository\n", url);
 		/* git's second line, also a "fatal:" */
 		die("Could not read from remote repository.\n\n"
