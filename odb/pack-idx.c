@@ -178,7 +178,9 @@ int pack_idx_lookup_mode(const struct pack_idx *idx, const unsigned char *id,
 				hi = mid;
 			else
 				lo = mid + 1;
-			bisect_next = !bisect_next && (hi - lo) > before / 2;
+			/* Guard against skewed ranges: after a probe that
+			 * removed less than an eighth, bisect once. */
+			bisect_next = !bisect_next && (hi - lo) > before - before / 8;
 		} else if (cmp < 0) {
 			hi = mid;
 		} else {
