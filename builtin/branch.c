@@ -1054,6 +1054,23 @@ static const char **last_arg_default(int *argc, const char **argv)
 	return v;
 }
 
+/* Only a guess, to order the reads well: no non-option argument and no
+ * option of a change. */
+static int looks_like_listing(int argc, const char **argv)
+{
+	static const char *const change[] = { "-d", "-D", "-m", "-M", "-c", "-C", "-u",
+		"--delete", "--move", "--copy", "--set-upstream-to", "--unset-upstream",
+		"--show-current", "--edit-description", "--track", "-t", "-f", "--force" };
+	for (int i = 1; i < argc; i++) {
+		if (argv[i][0] != '-')
+			return 0;
+		for (size_t j = 0; j < ARRAY_SIZE(change); j++)
+			if (starts_with(argv[i], change[j]))
+				return 0;
+	}
+	return 1;
+}
+
 int cmd_branch(int argc, const char **argv)
 {
 	int verbose = 0, quiet = 0, del = 0, rename = 0, copy = 0, force = 0, list = 0;
@@ -1110,6 +1127,10 @@ int cmd_branch(int argc, const char **argv)
 		usage_with_options(branch_usage, opts);
 	setup_git_directory();
 
+	/* a listing reads refs/heads/ anyway: read it before resolving HEAD,
+	 * whose branch is then found in what was read */
+	if (looks_like_listing(argc, argv))
+		refs_prime("refs/heads/");
 	head = refs_resolve("HEAD", &head_oid, &head_flags);
 	if (!head)
 		die("Failed to resolve HEAD as a valid ref.");

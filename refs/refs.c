@@ -6,6 +6,7 @@
 #include "lib/repo.h"
 #include <ctype.h>
 #include <dirent.h>
+#include <sys/syscall.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 
@@ -101,10 +102,15 @@ struct loose_seen {
 static struct loose_seen *seen;
 static size_t seen_nr, seen_alloc;
 
+static int scan_cache_lookup(const char *name, struct object_id *oid, struct strbuf *target);
+static void scan_cache_clear(void);
+
 int read_loose_ref(const char *name, struct object_id *oid, struct strbuf *target)
 {
 	int r;
 	struct loose_seen *ls;
+	if ((r = scan_cache_lookup(name, oid, target)) != -3)
+		return r;
 	if (!strcmp(name, "HEAD") && the_repo.head_valid) {
 		r = parse_loose_ref(the_repo.head.buf, the_repo.head.len, oid, target);
 		if (r < 0)
@@ -236,6 +242,7 @@ void refs_invalidate(void)
 		free(seen[i].target);
 	}
 	seen_nr = 0;
+	scan_cache_clear();
 	the_repo.head_valid = 0;
 	packed_refs_forget();
 }
@@ -296,48 +303,64 @@ static void add_loose(struct loose_list *l, const char *name)
 	strbuf_release(&target);
 }
 
-/* dir is a ref name prefix ending in '/' ("refs/heads/"). */
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/* dir is a ref name prefix ending in '/' ("refs/heads/"). The directory
+ * is read with getdents64 directly: opendir() would add an fstat. */
 static void scan_dir(struct loose_list *l, struct strbuf *dir)
 {
 	struct strbuf path = STRBUF_INIT;
-	DIR *d;
-	struct dirent *de;
 	size_t base = dir->len;
+	char buf[16384] __attribute__((aligned(8)));
+	int fd;
+	long n;
 
 	common_path_buf(&path, "%s", dir->buf);
-	d = opendir(path.buf);
+	fd = open(path.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	strbuf_release(&path);
-	if (!d)
+	if (fd < 0)
 		return;
-	while ((de = readdir(d))) {
-		int type = de->d_type;
-		if (de->d_name[0] == '.' || ends_with(de->d_name, ".lock"))
-			continue;
-		strbuf_setlen(dir, base);
-		strbuf_addstr(dir, de->d_name);
-		if (type == DT_UNKNOWN || type == DT_LNK) {
-			struct stat st;
-			struct strbuf p = STRBUF_INIT;
-			common_path_buf(&p, "%s", dir->buf);
-			if (stat(p.buf, &st) < 0) {
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n;) {
+			struct linux_dirent64 *de = (struct linux_dirent64 *)(buf + off);
+			int type = de->d_type;
+			if (de->d_reclen == 0 || off + de->d_reclen > n)
+				break;
+			off += de->d_reclen;
+			if (de->d_name[0] == '.' || ends_with(de->d_name, ".lock"))
+				continue;
+			strbuf_setlen(dir, base);
+			strbuf_addstr(dir, de->d_name);
+			if (type == DT_UNKNOWN || type == DT_LNK) {
+				struct stat st;
+				struct strbuf p = STRBUF_INIT;
+				common_path_buf(&p, "%s", dir->buf);
+				if (stat(p.buf, &st) < 0) {
+					strbuf_release(&p);
+					continue;
+				}
 				strbuf_release(&p);
-				continue;
+				type = S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
 			}
-			strbuf_release(&p);
-			type = S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
-		}
-		if (type == DT_DIR) {
-			/* descend only where the prefix can still match */
-			size_t n = dir->len < l->plen ? dir->len : l->plen;
-			if (strncmp(dir->buf, l->prefix, n))
-				continue;
-			strbuf_addch(dir, '/');
-			scan_dir(l, dir);
-		} else if (type == DT_REG) {
-			add_loose(l, dir->buf);
+			if (type == DT_DIR) {
+				/* descend only where the prefix can still match */
+				size_t m = dir->len < l->plen ? dir->len : l->plen;
+				if (strncmp(dir->buf, l->prefix, m))
+					continue;
+				strbuf_addch(dir, '/');
+				scan_dir(l, dir);
+			} else if (type == DT_REG) {
+				add_loose(l, dir->buf);
+			}
 		}
 	}
-	closedir(d);
+	close(fd);
 	strbuf_setlen(dir, base);
 }
 
@@ -392,6 +415,78 @@ static int merge_packed(struct ref_entry *pe, void *data)
 	return emit(m, pe);
 }
 
+/* The last directory scanned by refs_prime(), kept whole so that
+ * resolving a ref in it (HEAD's branch) and listing it cost one read of
+ * the directory and of each file. */
+static struct loose_list scan_cache;
+static char *scan_cache_dir;
+
+static void free_loose_list(struct loose_list *l)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		free(l->items[i].name);
+		free(l->items[i].target);
+	}
+	free(l->items);
+	l->items = NULL;
+	l->nr = l->alloc = 0;
+}
+
+static void scan_cache_clear(void)
+{
+	free_loose_list(&scan_cache);
+	free(scan_cache_dir);
+	scan_cache_dir = NULL;
+}
+
+void refs_prime(const char *dir_prefix)
+{
+	struct strbuf dir = STRBUF_INIT;
+	struct loose_list l = { NULL, 0, 0, dir_prefix, strlen(dir_prefix) };
+	if (scan_cache_dir && !strcmp(scan_cache_dir, dir_prefix))
+		return;
+	scan_cache_clear();
+	strbuf_addstr(&dir, dir_prefix);
+	scan_dir(&l, &dir);
+	strbuf_release(&dir);
+	QSORT(l.items, l.nr, cmp_loose);
+	scan_cache = l;
+	scan_cache_dir = xstrdup(dir_prefix);
+}
+
+/* -3: not covered by the cache; else read_loose_ref's answer. */
+static int scan_cache_lookup(const char *name, struct object_id *oid, struct strbuf *target)
+{
+	size_t lo = 0, hi;
+	if (!scan_cache_dir || !starts_with(name, scan_cache_dir))
+		return -3;
+	hi = scan_cache.nr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		struct loose *e = &scan_cache.items[mid];
+		int c = strcmp(e->name, name);
+		if (!c) {
+			if (e->target) {
+				strbuf_reset(target);
+				strbuf_addstr(target, e->target);
+				return 1;
+			}
+			if (e->flags & REF_ISBROKEN) {
+				errno = EINVAL;
+				return -1;
+			}
+			oidcpy(oid, &e->oid);
+			return 0;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	errno = ENOENT;
+	return -2;
+}
+
 int refs_for_each(const char *prefix, unsigned flags, ref_cb cb, void *data)
 {
 	struct loose_list l = { NULL, 0, 0, prefix, strlen(prefix) };
@@ -399,10 +494,13 @@ int refs_for_each(const char *prefix, unsigned flags, ref_cb cb, void *data)
 	struct merge m = { &l, 0, flags, cb, data };
 	struct packed_refs *pr;
 	const char *slash = strrchr(prefix, '/');
-	int ret = 0;
+	int ret = 0, cached = 0;
 
 	/* the deepest directory that holds every match */
-	if (slash) {
+	if (scan_cache_dir && !strcmp(scan_cache_dir, prefix)) {
+		l = scan_cache;
+		cached = 1;
+	} else if (slash) {
 		strbuf_add(&dir, prefix, slash + 1 - prefix);
 		scan_dir(&l, &dir);
 	} else {
@@ -411,17 +509,15 @@ int refs_for_each(const char *prefix, unsigned flags, ref_cb cb, void *data)
 			scan_dir(&l, &dir);
 	}
 	strbuf_release(&dir);
-	QSORT(l.items, l.nr, cmp_loose);
+	if (!cached)
+		QSORT(l.items, l.nr, cmp_loose);
 
 	pr = packed_refs_get();
 	if (pr)
 		ret = packed_refs_for_each(pr, prefix, merge_packed, &m);
 	while (!ret && m.next < l.nr)
 		ret = emit_loose(&m, &l.items[m.next++]);
-	for (size_t i = 0; i < l.nr; i++) {
-		free(l.items[i].name);
-		free(l.items[i].target);
-	}
-	free(l.items);
+	if (!cached)
+		free_loose_list(&l);
 	return ret;
 }

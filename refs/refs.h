@@ -35,6 +35,11 @@ typedef int (*ref_cb)(const struct ref_entry *ref, void *data);
 enum { REFS_INCLUDE_BROKEN = 1 };
 int refs_for_each(const char *prefix, unsigned flags, ref_cb cb, void *data);
 
+/* Read the loose refs under dir_prefix ("refs/heads/") once and keep
+ * them: later lookups of names under it and a listing of exactly that
+ * prefix use what was read. Dropped by any write. */
+void refs_prime(const char *dir_prefix);
+
 /*
  * Resolve a ref name ("HEAD", "refs/heads/x") following symrefs.
  * Returns the final ref name (static storage, valid until the next call)
