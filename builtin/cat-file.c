@@ -360,7 +360,10 @@ static int batch_objects(int all, int buffer)
 				rest = sp + strspn(sp, " \t");
 			}
 		}
-		if (resolve_name(line.buf, &oid) < 0) {
+		/* A full id is taken as it is: git's batch mode does not check
+		 * for refs of that name either (no ref files opened per line). */
+		if ((line.len != HEX_SZ || get_oid_hex(line.buf, &oid)) &&
+		    resolve_name(line.buf, &oid) < 0) {
 			strbuf_addf(&b.out, "%s %s\n", line.buf,
 				    is_ambiguous(line.buf) ? "ambiguous" : "missing");
 			batch_flush(&b);
