@@ -279,11 +279,18 @@ int cmd_clone(int argc, const char **argv)
 	/* The repository skeleton, as init makes it; cwd becomes dir. */
 	unsetenv("GIT_DIR");
 	unsetenv("GIT_WORK_TREE");
+	{
+		char *slash = xstrfmt("%s/", junk_dir);
+		if (mkdir_leading(slash) < 0)
+			die_errno("could not create leading directories of '%s'", dir);
+		free(slash);
+		if (chdir(junk_dir) < 0)
+			die_errno("cannot chdir to %s", dir);
+	}
 	init_argv[init_argc++] = "init";
 	init_argv[init_argc++] = "-q";
 	if (bare)
 		init_argv[init_argc++] = "--bare";
-	init_argv[init_argc++] = dir;
 	init_argv[init_argc] = NULL;
 	if (cmd_init(init_argc, init_argv))
 		exit(128);
