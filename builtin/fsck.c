@@ -56,6 +56,7 @@ struct fobj {
 };
 #define NO_STAGE 0xffff
 static uint16_t current_stage;
+static int verified_before;  /* some object has a stage below current_stage */
 static int sequential_pass;  /* loose objects: one at a time, in order */
 
 static struct fobj *objs;
@@ -194,13 +195,35 @@ static void sort_table(void)
 	build_fanout();
 }
 
+/*
+ * Per-thread cache of recent lookups, direct-mapped on the id's first
+ * bytes. Successive versions of a tree share nearly all their entries and
+ * a thread resolves a delta chain in order, so most links hit here instead
+ * of costing the cache misses of a search of the whole table.
+ */
+#define LCACHE_BITS 12
+struct lcache_entry {
+	struct object_id oid;
+	uint32_t pos1;      /* table index + 1; 0: empty */
+};
+static __thread struct lcache_entry lcache[1 << LCACHE_BITS];
+
 static uint32_t link_to(const struct object_id *oid, enum object_type type)
 {
-	struct fobj *o = find_obj(oid);
+	struct lcache_entry *ce = &lcache[(oid->hash[0] | oid->hash[1] << 8 | oid->hash[2] << 16) &
+					  ((1 << LCACHE_BITS) - 1)];
+	struct fobj *o;
 	uint32_t idx;
 
-	if (o)
-		return (uint32_t)(o - objs) | (uint32_t)type << 28;
+	if (ce->pos1 && oideq(&ce->oid, oid))
+		return (ce->pos1 - 1) | (uint32_t)type << 28;
+	o = find_obj(oid);
+	if (o) {
+		idx = (uint32_t)(o - objs);
+		oidcpy(&ce->oid, oid);
+		ce->pos1 = idx + 1;
+		return idx | (uint32_t)type << 28;
+	}
 	pthread_mutex_lock(&missing_lock);
 	ALLOC_GROW(missing, nr_missing + 1, alloc_missing);
 	missing_type = xrealloc(missing_type, alloc_missing);
@@ -209,6 +232,48 @@ static uint32_t link_to(const struct object_id *oid, enum object_type type)
 	idx = (uint32_t)nr_missing++;
 	pthread_mutex_unlock(&missing_lock);
 	return idx | (uint32_t)type << 28 | LINK_MISSING;
+}
+
+/*
+ * Link lists live in per-thread chunks and are never freed one by one
+ * (a malloc per object was a tenth of the time). A list is carved with an
+ * upper bound on its length and the unused tail is given back at once.
+ */
+#define CHUNK_WORDS (1u << 20)
+struct link_chunk {
+	struct link_chunk *next;
+	size_t used, size;
+	uint32_t w[];
+};
+static struct link_chunk *all_chunks;
+static pthread_mutex_t chunk_lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread struct link_chunk *my_chunk;
+
+static uint32_t *links_reserve(size_t n)
+{
+	struct link_chunk *c = my_chunk;
+	uint32_t *p;
+
+	if (!c || c->size - c->used < n) {
+		size_t sz = n > CHUNK_WORDS ? n : CHUNK_WORDS;
+		c = xmalloc(sizeof(*c) + sz * sizeof(uint32_t));
+		c->used = 0;
+		c->size = sz;
+		pthread_mutex_lock(&chunk_lock);
+		c->next = all_chunks;
+		all_chunks = c;
+		pthread_mutex_unlock(&chunk_lock);
+		my_chunk = c;
+	}
+	p = c->w + c->used;
+	c->used += n;
+	return p;
+}
+
+/* Gives back the end of the list links_reserve() returned last. */
+static void links_trim(size_t reserved, size_t used)
+{
+	my_chunk->used -= reserved - used;
 }
 
 /* Output of one object, kept until it can be printed in git's order. */
@@ -308,21 +373,26 @@ static int parse_refuses(enum object_type type, const char *buf, size_t len,
 }
 
 /* Links of a parsed object, as git's fsck_walk() sees them. */
-static uint32_t *collect_links(enum object_type type, const char *buf, size_t len,
-			       struct msgs *m, const struct object_id *oid, int *walk_err)
+static uint32_t *collect_links(enum object_type type, const char *buf, size_t len)
 {
-	uint32_t *l = NULL;
-	size_t nr = 1, alloc = 0;
+	uint32_t *l;
+	size_t nr = 1, bound;
 	struct object_id x;
 
-	ALLOC_GROW(l, 1, alloc);
-	*walk_err = 0;
+	/* A tree entry takes at least a NUL and an id (21 bytes), a parent
+	 * line 48. */
+	if (type == OBJ_TREE)
+		bound = len / 21 + 2;
+	else if (type == OBJ_COMMIT)
+		bound = len / 48 + 2;
+	else
+		bound = 2;
+	l = links_reserve(bound);
 	if (type == OBJ_TREE) {
 		struct tree_iter it;
 		struct tree_entry e;
-		int r;
 		tree_iter_init(&it, buf, len);
-		while ((r = tree_iter_next(&it, &e)) > 0) {
+		while (nr < bound && tree_iter_next(&it, &e) > 0) {
 			enum object_type t;
 			if (S_ISDIR(e.mode))
 				t = OBJ_TREE;
@@ -330,19 +400,15 @@ static uint32_t *collect_links(enum object_type type, const char *buf, size_t le
 				t = OBJ_BLOB;
 			else
 				continue;
-			ALLOC_GROW(l, nr + 1, alloc);
 			l[nr++] = link_to(e.oid, t);
 		}
-		(void)m;
-		(void)oid;
 	} else if (type == OBJ_COMMIT) {
 		const char *p = buf + 5, *end = buf + len;
 		get_oid_hex(p, &x);
-		ALLOC_GROW(l, nr + 1, alloc);
 		l[nr++] = link_to(&x, OBJ_TREE);
 		p += HEX_SZ + 1;
-		while (p + 7 + HEX_SZ < end && !memcmp(p, "parent ", 7) && !get_oid_hex(p + 7, &x)) {
-			ALLOC_GROW(l, nr + 1, alloc);
+		while (nr < bound && p + 7 + HEX_SZ < end && !memcmp(p, "parent ", 7) &&
+		       !get_oid_hex(p + 7, &x)) {
 			l[nr++] = link_to(&x, OBJ_COMMIT);
 			p += 7 + HEX_SZ + 1;
 		}
@@ -350,9 +416,9 @@ static uint32_t *collect_links(enum object_type type, const char *buf, size_t le
 		const char *p = buf + 7 + HEX_SZ + 1 + 5;
 		const char *nl = memchr(p, '\n', buf + len - p);
 		get_oid_hex(buf + 7, &x);
-		ALLOC_GROW(l, nr + 1, alloc);
 		l[nr++] = link_to(&x, type_from_string(p, nl - p));
 	}
+	links_trim(bound, nr);
 	l[0] = (uint32_t)(nr - 1);
 	return l;
 }
@@ -368,6 +434,10 @@ static int link_type_mismatch(struct fobj *o, enum object_type type, struct msgs
 			      int *parse_failed)
 {
 	int bad_tree_links = 0;
+	/* Nothing verified in an earlier stage: no link can be judged (and
+	 * the loop would touch every link target in the table). */
+	if (!sequential_pass && !verified_before)
+		return 0;
 	for (uint32_t i = 1; i <= o->links[0]; i++) {
 		uint32_t l = o->links[i];
 		struct fobj *t;
@@ -440,7 +510,7 @@ static int check_obj(struct fobj *o, enum object_type type, const char *buf, siz
 		     struct msgs *m, int *parse_failed)
 {
 	const char *why = NULL, *why2 = NULL;
-	int err, walk_err = 0;
+	int err;
 	uint8_t old;
 
 	*parse_failed = 0;
@@ -451,9 +521,8 @@ static int check_obj(struct fobj *o, enum object_type type, const char *buf, siz
 	old = __atomic_fetch_or(&o->flags, SEEN, __ATOMIC_ACQ_REL);
 	if (old & SEEN)
 		return 0;
-	o->links = collect_links(type, buf, len, m, &o->oid, &walk_err);
+	o->links = collect_links(type, buf, len);
 	if (link_type_mismatch(o, type, m, parse_failed)) {
-		free(o->links);
 		o->links = NULL;
 		return 0;
 	}
@@ -827,6 +896,7 @@ struct fpack {
 	int local;
 	int64_t mtime;
 	int usable;
+	uint32_t *pos_map;  /* index position -> table index */
 };
 static struct fpack *packs;
 static size_t nr_packs, alloc_packs;
@@ -912,11 +982,11 @@ static struct msgs *entry_msgs(struct pack_ctx *c, uint32_t nr)
 }
 
 static void crc_check(struct pack_ctx *c, uint32_t nr, uint32_t pos, uint32_t crc,
-		      uint64_t offset, struct msgs **mp)
+		      uint32_t idx_crc, uint64_t offset, struct msgs **mp)
 {
 	const struct pack_idx *idx = &c->f->p.idx;
 	struct object_id id;
-	if (idx->version < 2 || pack_idx_crc(idx, pos) == crc)
+	if (idx->version < 2 || idx_crc == crc)
 		return;
 	*mp = entry_msgs(c, nr);
 	memcpy(id.hash, pack_idx_id(idx, pos), RAW_SZ);
@@ -928,21 +998,20 @@ static void crc_check(struct pack_ctx *c, uint32_t nr, uint32_t pos, uint32_t cr
 static void pack_object_cb(const struct pack_walk_object *o, void *data)
 {
 	struct pack_ctx *c = data;
-	const struct pack_idx *idx = &c->f->p.idx;
 	struct msgs *m = NULL, local = { STRBUF_INIT, STRBUF_INIT };
-	struct object_id want;
+	struct fobj *self = &objs[c->f->pos_map[o->idx_pos]];
 	int parse_failed, r;
 
-	crc_check(c, o->nr, o->idx_pos, o->crc, o->offset, &m);
-	memcpy(want.hash, pack_idx_id(idx, o->idx_pos), RAW_SZ);
-	if (!oideq(&want, &o->oid)) {
+	crc_check(c, o->nr, o->idx_pos, o->crc, o->idx_crc, o->offset, &m);
+	if (!oideq(&self->oid, &o->oid)) {
 		if (!m)
 			m = entry_msgs(c, o->nr);
-		msg_add(m, 1, "error: packed %s from %s is corrupt", oid_to_hex(&want), c->f->name);
+		msg_add(m, 1, "error: packed %s from %s is corrupt", oid_to_hex(&self->oid),
+			c->f->name);
 		c->err = 1;
 		return;
 	}
-	r = check_obj(find_obj(&o->oid), o->type, o->data, o->size, &local, &parse_failed);
+	r = check_obj(self, o->type, o->data, o->size, &local, &parse_failed);
 	if (parse_failed) {
 		msg_add(&local, 1, "error: %s: object corrupt or missing", oid_to_hex(&o->oid));
 		__atomic_fetch_or(&errors_found, ERROR_OBJECT, __ATOMIC_RELAXED);
@@ -971,7 +1040,7 @@ static void pack_error_cb(const struct pack_walk_error *e, void *data)
 	if (e->nr == UINT32_MAX || e->idx_pos == PACK_WALK_NO_POS)
 		return;
 	if (e->packed_len)
-		crc_check(c, e->nr, e->idx_pos, e->crc, e->offset, &m);
+		crc_check(c, e->nr, e->idx_pos, e->crc, e->idx_crc, e->offset, &m);
 	m = entry_msgs(c, e->nr);
 	memcpy(id.hash, pack_idx_id(idx, e->idx_pos), RAW_SZ);
 	{
@@ -1086,6 +1155,32 @@ static int open_packs(void)
 		end_run();
 	}
 	return 0;
+}
+
+/* Table index of every pack entry: the index and the table are both
+ * sorted, so one forward walk finds them all (a damaged, unsorted index
+ * falls back to a search). */
+static void map_pack_positions(void)
+{
+	for (size_t i = 0; i < nr_packs; i++) {
+		struct fpack *f = &packs[i];
+		size_t j = 0;
+		if (!f->usable)
+			continue;
+		f->pos_map = xmalloc(((size_t)f->p.idx.nr + 1) * sizeof(*f->pos_map));
+		for (uint32_t k = 0; k < f->p.idx.nr; k++) {
+			const unsigned char *id = pack_idx_id(&f->p.idx, k);
+			while (j < nr_objs && memcmp(objs[j].oid.hash, id, RAW_SZ) < 0)
+				j++;
+			if (j < nr_objs && !memcmp(objs[j].oid.hash, id, RAW_SZ)) {
+				f->pos_map[k] = (uint32_t)j;
+			} else {
+				struct object_id oid;
+				memcpy(oid.hash, id, RAW_SZ);
+				f->pos_map[k] = (uint32_t)(find_obj(&oid) - objs);
+			}
+		}
+	}
 }
 
 /* ---- connectivity ---- */
@@ -1576,6 +1671,7 @@ int cmd_fsck(int argc, const char **argv)
 	QSORT(packs, nr_packs, cmp_pack);
 	open_packs();
 	sort_table();
+	map_pack_positions();
 
 	if (!connectivity_only) {
 		for (size_t i = 0; i < nr_cruft; i++)
@@ -1583,11 +1679,13 @@ int cmd_fsck(int argc, const char **argv)
 		sequential_pass = 1;
 		verify_loose();
 		sequential_pass = 0;
+		verified_before = nr_loose > 0;
 		if (check_full) {
 			pool = thread_pool_new(0);
 			for (size_t i = 0; i < nr_packs; i++) {
 				current_stage = (uint16_t)(i + 1 < NO_STAGE ? i + 1 : NO_STAGE - 1);
 				verify_one_pack(&packs[i]);
+				verified_before = 1;
 			}
 			thread_pool_free(pool);
 			if (some_pack_unusable)

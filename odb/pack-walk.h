@@ -40,6 +40,7 @@ struct pack_walk_object {
 	uint64_t offset;         /* of the entry's header in the pack */
 	uint64_t packed_len;     /* the entry's bytes, header included */
 	uint32_t crc;            /* CRC32 (zlib's) of those packed_len bytes */
+	uint32_t idx_crc;        /* the CRC opts->idx records (v2); else crc */
 	uint32_t nr;             /* entry number, in pack (offset) order */
 	uint32_t idx_pos;        /* position in opts->idx; PACK_WALK_NO_POS without */
 	enum object_type in_pack_type; /* as stored: may be OBJ_OFS/REF_DELTA */
@@ -72,6 +73,7 @@ struct pack_walk_error {
 	const char *detail;      /* zlib's message or NULL; static storage */
 	uint64_t packed_len;     /* the entry's bytes (0 if unknown) */
 	uint32_t crc;            /* CRC32 of those bytes (idx mode: always) */
+	uint32_t idx_crc;        /* the CRC opts->idx records (v2); else crc */
 };
 
 struct pack_walk_opts {
