@@ -79,8 +79,10 @@ int pack_idx_open(struct pack_idx *idx, const char *path)
 	if (map == MAP_FAILED)
 		return error_errno("mmap failed for %s", path);
 	/* Point lookups touch a few scattered pages; read-ahead would only
-	 * pull in neighbours nobody asked for (see pack.h). */
-	madvise(map, (size_t)st.st_size, MADV_RANDOM);
+	 * pull in neighbours nobody asked for (see pack.h). A file within
+	 * one read-ahead window is not worth the system call. */
+	if ((size_t)st.st_size > PACK_SMALL_MAP)
+		madvise(map, (size_t)st.st_size, MADV_RANDOM);
 	if (pack_idx_init(idx, map, (size_t)st.st_size, path) < 0) {
 		munmap(map, (size_t)st.st_size);
 		return -1;

@@ -14,6 +14,9 @@
 #include <stdint.h>
 #include <stddef.h>
 
+/* Maps up to this size get no madvise(): read-ahead covers them anyway. */
+#define PACK_SMALL_MAP (128 * 1024)
+
 struct pack_idx {
 	const unsigned char *map;
 	size_t size;

@@ -55,7 +55,8 @@ static int map_pack(struct packed_git *p)
 		return error_errno("mmap failed for %s", p->pack_path);
 	p->map = map;
 	p->map_size = (size_t)st.st_size;
-	madvise(map, p->map_size, p->advice);
+	if (p->map_size > PACK_SMALL_MAP)
+		madvise(map, p->map_size, p->advice);
 	if (memcmp(p->map, "PACK", 4))
 		return error("file %s is not a GIT packfile", p->pack_path);
 	v = get_be32(p->map + 4);
@@ -337,9 +338,9 @@ static void advise(struct packed_git *p, int advice)
 	if (p->advice == advice)
 		return;
 	p->advice = advice;
-	if (p->idx_state > 0)
+	if (p->idx_state > 0 && p->idx.size > PACK_SMALL_MAP)
 		madvise((void *)p->idx.map, p->idx.size, advice == MADV_SEQUENTIAL ? MADV_NORMAL : advice);
-	if (p->map)
+	if (p->map && p->map_size > PACK_SMALL_MAP)
 		madvise((void *)p->map, p->map_size, advice);
 }
 
