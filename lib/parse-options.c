@@ -171,6 +171,14 @@ static const struct option *find_long(struct state *st, const char *arg, size_t 
 {
 	const struct option *o, *abbrev = NULL;
 	int abbrev_unset = 0, ambiguous = 0;
+	/* An exact name wins over the negation of another option
+	 * ("--no-merged" is an option of its own beside "--merged"). */
+	for (o = st->opts; o->type != OPTION_END; o++)
+		if (o->long_name && len == strlen(o->long_name) &&
+		    !strncmp(arg, o->long_name, len)) {
+			*unset = 0;
+			return o;
+		}
 	for (o = st->opts; o->type != OPTION_END; o++) {
 		const char *ln = o->long_name, *rest;
 		int neg = 0;

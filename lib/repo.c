@@ -3,6 +3,7 @@
 #include "lib/repo.h"
 #include "lib/config.h"
 #include <fcntl.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 
 struct repository the_repo = { .head = STRBUF_INIT };
@@ -62,9 +63,15 @@ static char *read_commondir(const char *gitdir)
  * so that set_paths() need not open the file again. */
 static char *found_common;
 
-static int is_git_directory_head(const char *path, struct strbuf *head)
+/*
+ * with_common: look for a "commondir" file. Only the git dir of a linked
+ * worktree (.git/worktrees/<name>, reached through a gitdir file or
+ * GIT_DIR) has one; a ".git" directory found by the upward walk never
+ * does, so that walk skips the open().
+ */
+static int git_dir_check(const char *path, struct strbuf *head, int with_common)
 {
-	char *common = read_commondir(path);
+	char *common = with_common ? read_commondir(path) : NULL;
 	const char *base = common ? common : path;
 	char *p;
 	int ok;
@@ -86,6 +93,11 @@ static int is_git_directory_head(const char *path, struct strbuf *head)
 	if (!ok)
 		free(common);
 	return ok;
+}
+
+static int is_git_directory_head(const char *path, struct strbuf *head)
+{
+	return git_dir_check(path, head, 1);
 }
 
 int is_git_directory(const char *path)
@@ -233,7 +245,9 @@ static int safe_dir_cb(const char *key, const char *value, void *data)
 
 static uid_t expected_owner(void)
 {
-	uid_t euid = geteuid();
+	/* The kernel passes the effective uid in the auxiliary vector:
+	 * reading it there costs no system call. */
+	uid_t euid = (uid_t)getauxval(AT_EUID);
 	const char *sudo;
 	if (euid == 0 && (sudo = getenv("SUDO_UID")) && *sudo) {
 		char *end;
@@ -399,7 +413,7 @@ int setup_git_directory_gently(void)
 				the_repo.worktree = dir;
 				break;
 			}
-			if (S_ISDIR(st.st_mode) && is_git_directory_head(path.buf, &the_repo.head)) {
+			if (S_ISDIR(st.st_mode) && git_dir_check(path.buf, &the_repo.head, 0)) {
 				the_repo.head_valid = 1;
 				set_paths(path.buf);
 				the_repo.worktree = xstrndup(cwd.buf, top);

@@ -158,7 +158,27 @@ ssize_t strbuf_read_file(struct strbuf *sb, const char *path, size_t hint)
 	int e;
 	if (fd < 0)
 		return -1;
-	n = strbuf_read_fd(sb, fd, hint);
+	/*
+	 * Small files (HEAD, config) usually fit the first read. A read of a
+	 * regular file returns less than asked only at its end, so a short
+	 * first read saves the read() that would return 0.
+	 */
+	strbuf_grow(sb, hint ? hint : 8192);
+	n = xread(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
+	if (n >= 0 && (size_t)n < sb->alloc - sb->len - 1) {
+		strbuf_setlen(sb, sb->len + n);
+		close(fd);
+		return n;
+	}
+	if (n > 0) {
+		size_t start = sb->len;
+		strbuf_setlen(sb, sb->len + n);
+		n = strbuf_read_fd(sb, fd, 0);
+		if (n < 0)
+			strbuf_setlen(sb, start);
+		else
+			n = sb->len - start;
+	}
 	e = errno;
 	close(fd);
 	errno = e;
