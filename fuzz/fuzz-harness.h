@@ -2,7 +2,8 @@
  *
  * die() ends the process with exit(128). For a parser that dies on bad
  * input that is a correct answer, not a crash, so the targets are linked
- * with -Wl,--wrap=exit (and malloc, calloc, realloc, free): inside
+ * with -Wl,--wrap=exit (and malloc, calloc, realloc, free, mmap,
+ * munmap): inside
  * fuzz_try() an exit() jumps back to the target instead. Whatever was
  * allocated during that run and not yet freed is then freed by the
  * harness, after the target's own cleanup hook has dropped any global
@@ -129,6 +130,47 @@ void __wrap_free(void *p)
 	__real_free(p);
 }
 
+/* Maps made during the run, unmapped after a die like allocations. */
+#include <sys/mman.h>
+#define FUZZ_MAPS 64
+static struct { void *addr; size_t len; } fuzz_maps[FUZZ_MAPS];
+
+void *__real_mmap(void *, size_t, int, int, int, off_t);
+int __real_munmap(void *, size_t);
+
+void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	void *p = __real_mmap(addr, len, prot, flags, fd, off);
+	if (fuzz_armed && p != MAP_FAILED)
+		for (int i = 0; i < FUZZ_MAPS; i++)
+			if (!fuzz_maps[i].addr) {
+				fuzz_maps[i].addr = p;
+				fuzz_maps[i].len = len;
+				break;
+			}
+	return p;
+}
+
+int __wrap_munmap(void *addr, size_t len);
+int __wrap_munmap(void *addr, size_t len)
+{
+	for (int i = 0; i < FUZZ_MAPS; i++)
+		if (fuzz_maps[i].addr == addr)
+			fuzz_maps[i].addr = NULL;
+	return __real_munmap(addr, len);
+}
+
+static void fuzz_unmap_all(int release)
+{
+	for (int i = 0; i < FUZZ_MAPS; i++)
+		if (fuzz_maps[i].addr) {
+			if (release)
+				__real_munmap(fuzz_maps[i].addr, fuzz_maps[i].len);
+			fuzz_maps[i].addr = NULL;
+		}
+}
+
 void __real_exit(int code) __attribute__((noreturn));
 void __wrap_exit(int code) __attribute__((noreturn));
 void __wrap_exit(int code)
@@ -161,6 +203,7 @@ static int fuzz_try(void (*fn)(const uint8_t *, size_t), const uint8_t *data, si
 		if (fuzz_cleanup)
 			fuzz_cleanup();
 		fuzz_untrack_all(1);
+		fuzz_unmap_all(1);
 		return code;
 	}
 	fuzz_armed = 1;
@@ -169,6 +212,7 @@ static int fuzz_try(void (*fn)(const uint8_t *, size_t), const uint8_t *data, si
 	/* What the run kept belongs to the target's state now. */
 	if (fuzz_live_nr)
 		fuzz_untrack_all(0);
+	fuzz_unmap_all(0);
 	return 0;
 }
 

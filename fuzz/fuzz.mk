@@ -48,11 +48,13 @@ $(O)/libmini-fuzz.a: $(PROJECT_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-# --wrap: see fuzz/fuzz-harness.h.
-WRAP = -Wl,--wrap=exit,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
+# --wrap: see fuzz/fuzz-harness.h. zlib is linked statically so that its
+# allocations are wrapped too (a die() with a z_stream open frees them).
+ZLIB = -Wl,-Bstatic -lz -Wl,-Bdynamic
+WRAP = -Wl,--wrap=exit,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=mmap,--wrap=munmap
 $(O)/fuzz-%: fuzz/fuzz-%.c fuzz/fuzz-harness.h $(O)/libmini-fuzz.a
 	$(CLANG) $(FCFLAGS) -Werror -fsanitize=fuzzer $(WRAP) -o $@ $< \
-		$(O)/libmini-fuzz.a -lz -lpthread
+		$(O)/libmini-fuzz.a $(ZLIB) -lpthread
 
 fuzz/corpus/.done: fuzz/make-corpus
 	fuzz/make-corpus
