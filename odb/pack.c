@@ -469,12 +469,11 @@ static int report_bad_header(const struct packed_git *p, uint64_t off, const str
 	return error("bad object header at offset %" PRIu64 " in %s", off, p->pack_path);
 }
 
-static const char *oid_at(const struct packed_git *p, uint64_t offset)
+static const char *oid_at(const struct packed_git *p, uint64_t offset, char *hex)
 {
 	/* For messages only: a linear scan is fine on this path. */
 	for (uint32_t i = 0; i < p->idx.nr; i++)
 		if (pack_idx_offset(&p->idx, i) == offset) {
-			static char hex[HEX_SZ + 1];
 			struct object_id oid;
 			memcpy(oid.hash, pack_idx_id(&p->idx, i), 20);
 			return oid_to_hex_r(hex, &oid);
@@ -536,9 +535,10 @@ void *pack_read_object(struct pack_reader *r, const struct packed_git *p, uint64
 		base = pack_inflate_entry(p, &e, &r->zs);
 		if (!base) {
 			/* git names only a failing base, not the object itself. */
+			char hex[HEX_SZ + 1];
 			if (nr)
 				error("failed to read delta base object %s at offset %" PRIu64 " from %s",
-				      oid_at(p, cur), cur, p->pack_path);
+				      oid_at(p, cur, hex), cur, p->pack_path);
 			goto fail;
 		}
 		base_size = (size_t)e.size;
