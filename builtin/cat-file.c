@@ -348,8 +348,12 @@ static int batch_objects(int all, int buffer)
 
 	strbuf_init(&b.out, 0);
 	parse_format(&b, batch_format ? batch_format : "%(objectname) %(objecttype) %(objectsize)");
-	if (all)
-		return batch_all(&b);
+	if (all) {
+		batch_all(&b);
+		strbuf_release(&b.out);
+		free(b.parts);
+		return 0;
+	}
 	while (strbuf_getline(&line, stdin, '\n') != -1) {
 		struct object_id oid;
 		const char *rest = NULL;
