@@ -57,9 +57,11 @@ int cmd_init(int argc, const char **argv)
 	if (objfmt && strcmp(objfmt, "sha1"))
 		die("unknown hash algorithm '%s'", objfmt);
 	if (argc == 1) {
+		char *with_slash = xstrfmt("%s/", argv[0]);
 		dir = argv[0];
-		if (mkdir_leading(xstrfmt("%s/", dir)) < 0)
+		if (mkdir_leading(with_slash) < 0)
 			die_errno("cannot mkdir %s", dir);
+		free(with_slash);
 		if (chdir(dir) < 0)
 			die_errno("cannot chdir to %s", dir);
 	}
