@@ -11,7 +11,10 @@
 # $HTTPD_URL/broken/<repo> http-backend whose upload-pack responses (POST)
 #                          are damaged as $HTTPD_DIR/broken-mode says:
 #                          "truncate <bytes>" cuts the body, "garbage"
-#                          replaces it, "ok" passes it through
+#                          replaces it, "stall" writes a line to the fifo
+#                          $HTTPD_DIR/stalled then waits for one from
+#                          $HTTPD_DIR/release before answering nothing,
+#                          "ok" passes it through
 # $HTTPD_URL/<file>        static files under $HTTPD_ROOT (garbage tests)
 # The server is stopped when the test script exits.
 
@@ -51,6 +54,11 @@ start_httpd() {
 			binmode STDIN; binmode STDOUT; local \$/ = "\\r\\n\\r\\n";
 			my \$h = <STDIN>; \$h =~ s/\\r\\n\\r\\n\\z//; print "\$h\\r\\n\\r\\n";
 			undef \$/; my \$b = <STDIN>; print substr(\$b, 0, \$ARGV[0]);' \${mode#truncate } ;;
+	stall)
+		cat >/dev/null
+		echo stalled >"$HTTPD_DIR/stalled"
+		cat "$HTTPD_DIR/release" >/dev/null
+		printf "Content-Type: application/x-git-upload-pack-result\\r\\n\\r\\n" ;;
 	garbage)
 		cat >/dev/null
 		printf "Content-Type: application/x-git-upload-pack-result\\r\\n\\r\\n"

@@ -159,6 +159,24 @@ for mode in "truncate 3000" "truncate 40" "garbage"; do
 	"
 done
 
+test_expect_success 'SIGTERM during the transfer removes the new directory' '
+	mkfifo "$HTTPD_DIR/stalled" "$HTTPD_DIR/release" &&
+	echo stall >"$HTTPD_DIR/broken-mode" &&
+	{ mini-git clone -q "$HTTPD_URL/broken/big.git" killed & } &&
+	pid=$! &&
+	# Wait until the server holds the request: the clone is under way.
+	# The timeouts only keep a broken clone from hanging the suite.
+	timeout 60 sh -c "read x <\"\$1\"" - "$HTTPD_DIR/stalled"; started=$?
+	test -d killed/.git; present=$?
+	kill -TERM $pid
+	wait $pid; code=$?
+	timeout 60 sh -c "echo >\"\$1\"" - "$HTTPD_DIR/release"
+	echo ok >"$HTTPD_DIR/broken-mode" &&
+	test $started = 0 && test $present = 0 &&
+	test $code = 143 &&
+	! test -e killed
+'
+
 test_expect_success 'usage errors like git' '
 	compare_git clone 2>/dev/null; test $(tail -1 .actual.out) = exit=129 &&
 	mini-git clone a b c 2>err; test $? = 129 && grep "^fatal: Too many arguments." err
