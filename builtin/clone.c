@@ -223,6 +223,7 @@ int cmd_clone(int argc, const char **argv)
 	struct ref_entry *packed = NULL;
 	const struct remote_ref *head, *chosen = NULL;
 	const char *head_target = NULL;
+	char *default_branch = NULL;
 	char *anon;
 	struct stat st;
 	const char *init_argv[5];
@@ -401,7 +402,7 @@ int cmd_clone(int argc, const char **argv)
 				strbuf_rtrim(&target);
 				const char *v;
 				if (skip_prefix(target.buf, "ref: refs/heads/", &v))
-					b = xstrdup(v);
+					b = default_branch = xstrdup(v);
 			}
 			free(p);
 			strbuf_release(&target);
@@ -466,6 +467,7 @@ int cmd_clone(int argc, const char **argv)
 		free((char *)packed[i].name);
 	free(packed);
 	free(wants);
+	free(default_branch);
 	free(anon);
 	strbuf_release(&msg);
 	strbuf_release(&cfg);
