@@ -1,15 +1,21 @@
 /* checkout.c: a tree into the (new, empty) work tree. */
 #include "remote/checkout.h"
 #include "lib/strbuf.h"
+#include "lib/thread-pool.h"
 #include "odb/object.h"
 #include <fcntl.h>
 #include <strings.h>
 #include <sys/stat.h>
 
+struct file_task;
+
 struct co {
 	struct index_entry *e;
 	size_t nr, alloc;
 	struct strbuf path;
+	struct thread_pool *pool;
+	struct file_task **tasks;
+	size_t nr_tasks, alloc_tasks;
 };
 
 /* A directory we may write into: never follow a symlink a hostile tree
@@ -35,20 +41,52 @@ static int valid_name(const char *name, size_t len)
 	return 1;
 }
 
-static int add_entry(struct co *c, const struct tree_entry *te, unsigned mode)
-{
+/* One file to write. Creating files is what a checkout waits on (each
+ * open(O_CREAT) costs a journal update), so files are written by a pool of
+ * threads while this thread reads the next blobs; the object store is
+ * only touched from here. */
+struct file_task {
+	char *path;
+	void *data;
+	size_t size;
+	unsigned mode;          /* as in the tree */
+	size_t entry;           /* index entry to receive the stat data */
 	struct stat st;
-	struct index_entry *e;
-	if (lstat(c->path.buf, &st) < 0)
-		return error_errno("unable to stat just-written file '%s'", c->path.buf);
-	ALLOC_GROW(c->e, c->nr + 1, c->alloc);
-	e = &c->e[c->nr++];
-	memset(e, 0, sizeof(*e));
-	e->path = xstrdup(c->path.buf);
-	oidcpy(&e->oid, te->oid);
-	e->mode = mode;
-	index_entry_set_stat(e, &st);
-	return 0;
+	int err;                /* errno of the failure, 0 when written */
+	const char *what;       /* the failing step */
+};
+
+static void write_file_task(void *arg, int worker UNUSED)
+{
+	struct file_task *ft = arg;
+	if (S_ISLNK(ft->mode)) {
+		if (symlink(ft->data, ft->path) < 0) {
+			ft->err = errno;
+			ft->what = "unable to create symlink";
+		}
+	} else {
+		int fd = open(ft->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+			      (ft->mode & 0100) ? 0777 : 0666);
+		if (fd < 0) {
+			ft->err = errno;
+			ft->what = "unable to create file";
+		} else {
+			if (write_in_full(fd, ft->data, ft->size) < 0) {
+				ft->err = errno;
+				ft->what = "unable to write file";
+			}
+			if (close(fd) < 0 && !ft->err) {
+				ft->err = errno;
+				ft->what = "unable to write file";
+			}
+		}
+	}
+	if (!ft->err && lstat(ft->path, &ft->st) < 0) {
+		ft->err = errno;
+		ft->what = "unable to stat just-written file";
+	}
+	free(ft->data);
+	ft->data = NULL;
 }
 
 static int write_blob(struct co *c, const struct tree_entry *te)
@@ -56,31 +94,55 @@ static int write_blob(struct co *c, const struct tree_entry *te)
 	enum object_type type;
 	size_t size;
 	void *data = odb_read_object(te->oid, &type, &size);
-	int ret = 0;
+	struct file_task *ft;
+	struct index_entry *e;
 
 	if (!data || type != OBJ_BLOB) {
 		free(data);
 		return error("unable to read sha1 file of %s (%s)", c->path.buf, oid_to_hex(te->oid));
 	}
-	if (S_ISLNK(te->mode)) {
-		if (symlink(data, c->path.buf) < 0)
-			ret = error_errno("unable to create symlink '%s'", c->path.buf);
-	} else {
-		int fd = open(c->path.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-			      (te->mode & 0100) ? 0777 : 0666);
-		if (fd < 0)
-			ret = error_errno("unable to create file '%s'", c->path.buf);
-		else {
-			if (write_in_full(fd, data, size) < 0)
-				ret = error_errno("unable to write file '%s'", c->path.buf);
-			if (close(fd) < 0 && !ret)
-				ret = error_errno("unable to write file '%s'", c->path.buf);
+	ALLOC_GROW(c->e, c->nr + 1, c->alloc);
+	e = &c->e[c->nr];
+	memset(e, 0, sizeof(*e));
+	e->path = xstrdup(c->path.buf);
+	oidcpy(&e->oid, te->oid);
+	e->mode = S_ISLNK(te->mode) ? 0120000 : (te->mode & 0100) ? 0100755 : 0100644;
+
+	ft = xcalloc(1, sizeof(*ft));
+	ft->path = e->path;
+	ft->data = data;
+	ft->size = size;
+	ft->mode = te->mode;
+	ft->entry = c->nr++;
+	ALLOC_GROW(c->tasks, c->nr_tasks + 1, c->alloc_tasks);
+	c->tasks[c->nr_tasks++] = ft;
+	/* A backlog means the disk is behind: write this one here rather
+	 * than hold more file contents in memory. */
+	if (thread_pool_pending(c->pool) > 256)
+		write_file_task(ft, 0);
+	else
+		thread_pool_add(c->pool, write_file_task, ft);
+	return 0;
+}
+
+/* After the pool is idle: stat data into the entries, failures reported. */
+static int finish_tasks(struct co *c)
+{
+	int ret = 0;
+	for (size_t i = 0; i < c->nr_tasks; i++) {
+		struct file_task *ft = c->tasks[i];
+		if (ft->err && !ret) {
+			errno = ft->err;
+			ret = error_errno("%s '%s'", ft->what, ft->path);
+		} else if (!ft->err) {
+			index_entry_set_stat(&c->e[ft->entry], &ft->st);
 		}
+		free(ft);
 	}
-	free(data);
-	if (ret)
-		return ret;
-	return add_entry(c, te, S_ISLNK(te->mode) ? 0120000 : (te->mode & 0100) ? 0100755 : 0100644);
+	free(c->tasks);
+	c->tasks = NULL;
+	c->nr_tasks = 0;
+	return ret;
 }
 
 static int walk(struct co *c, const struct object_id *tree_oid, int depth)
@@ -142,7 +204,14 @@ static int walk(struct co *c, const struct object_id *tree_oid, int depth)
 int checkout_tree(const struct object_id *tree, struct index_entry **entries, size_t *nr)
 {
 	struct co c = { .path = STRBUF_INIT };
-	int ret = walk(&c, tree, 0);
+	int ret, threads = thread_pool_default_threads();
+	/* Threads wait on the disk, not the CPU: more than the cores pay. */
+	c.pool = thread_pool_new(threads < 4 ? 4 : threads);
+	ret = walk(&c, tree, 0);
+	thread_pool_wait(c.pool);
+	thread_pool_free(c.pool);
+	if (finish_tasks(&c) < 0)
+		ret = -1;
 	strbuf_release(&c.path);
 	if (ret) {
 		index_entries_free(c.e, c.nr);
