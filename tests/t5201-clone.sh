@@ -177,6 +177,22 @@ test_expect_success 'SIGTERM during the transfer removes the new directory' '
 	! test -e killed
 '
 
+for bad in .git .GIT ..; do
+	test_expect_success "a tree holding '$bad' is refused; nothing is written" "
+		rm -rf evil \"\$HTTPD_ROOT/evil.git\" &&
+		git init -q --bare \"\$HTTPD_ROOT/evil.git\" &&
+		b=\$(echo evil | git -C \"\$HTTPD_ROOT/evil.git\" hash-object -w --stdin) &&
+		sub=\$(printf '100644 blob %s\\tconfig\\n' \$b | git -C \"\$HTTPD_ROOT/evil.git\" mktree) &&
+		top=\$(printf '040000 tree %s\\t%s\\n100644 blob %s\\tok\\n' \$sub '$bad' \$b |
+			git -C \"\$HTTPD_ROOT/evil.git\" mktree) &&
+		c=\$(git -C \"\$HTTPD_ROOT/evil.git\" commit-tree -m evil \$top) &&
+		git -C \"\$HTTPD_ROOT/evil.git\" update-ref refs/heads/master \$c &&
+		test_expect_code 128 mini-git clone -q $HTTPD_URL/smart/evil.git evil 2>err &&
+		grep \"invalid path\" err &&
+		! test -e evil && ! test -e config
+	"
+done
+
 test_expect_success 'usage errors like git' '
 	compare_git clone 2>/dev/null; test $(tail -1 .actual.out) = exit=129 &&
 	mini-git clone a b c 2>err; test $? = 129 && grep "^fatal: Too many arguments." err
