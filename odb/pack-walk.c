@@ -29,6 +29,7 @@ struct pw_entry {
 	uint16_t hdr_len;        /* header and base reference */
 	int8_t type;             /* as stored; OBJ_BAD if unreadable */
 	uint8_t state;
+	uint8_t crc_done;        /* crc (and idx_crc of a v1 index) computed */
 };
 
 struct ref_child {
@@ -129,6 +130,24 @@ static int ofs_distance(const unsigned char *p, const unsigned char *end,
 	return 0;
 }
 
+/* The CRC32 of an entry's bytes, computed by the thread that resolves it
+ * while they are in cache rather than in a pass of its own. */
+static uint32_t entry_crc(struct walk *w, struct pw_entry *e)
+{
+	if (e->crc_done)
+		return e->crc;
+	e->crc = (uint32_t)crc32(0, NULL, 0);
+	for (uint64_t o = e->offset; o < e->end;) {
+		uint64_t n = e->end - o > (1u << 30) ? (1u << 30) : e->end - o;
+		e->crc = (uint32_t)crc32(e->crc, w->pack + o, (uInt)n);
+		o += n;
+	}
+	if (w->opts->idx && w->opts->idx->version < 2)
+		e->idx_crc = e->crc;
+	e->crc_done = 1;
+	return e->crc;
+}
+
 static void report(struct walk *w, enum pack_walk_error_kind kind, uint32_t nr,
 		   const char *detail)
 {
@@ -144,7 +163,7 @@ static void report(struct walk *w, enum pack_walk_error_kind kind, uint32_t nr,
 		err.offset = e->offset;
 		err.idx_pos = e->idx_pos;
 		err.packed_len = e->end > e->offset ? e->end - e->offset : 0;
-		err.crc = e->crc;
+		err.crc = entry_crc(w, e);
 		err.idx_crc = e->idx_crc;
 		if (e->type == OBJ_REF_DELTA && e->hdr_len >= RAW_SZ &&
 		    e->offset + e->hdr_len <= w->len)
@@ -249,48 +268,65 @@ static int build_table(struct hcode *t, unsigned bits, const uint8_t *lens, unsi
 	unsigned code, prefix = UINT32_MAX, sub = 0, i, l;
 	struct hcode bad = { 0, 0, K_BAD << 5 };
 
+	/*
+	 * Counting and sorting by length go through four quarters of the
+	 * symbols at once, each with its own counters: with one set, each
+	 * increment waits for the previous one through memory, and a table
+	 * is built per block of a few hundred bytes. Zero lengths are sorted
+	 * too (first), which costs less than a branch per symbol.
+	 */
 	{
-		/* Four counters per length: one would make each increment wait
-		 * for the previous one through memory. */
-		unsigned c4[4][16] = { { 0 } }, s;
-		for (s = 0; s + 4 <= n; s += 4) {
-			c4[0][lens[s]]++;
-			c4[1][lens[s + 1]]++;
-			c4[2][lens[s + 2]]++;
-			c4[3][lens[s + 3]]++;
+		unsigned cq[4][16] = { { 0 } }, qs = (n + 3) / 4, j, q;
+		uint8_t pl[288];  /* lens padded with zeros to four equal parts */
+		memcpy(pl, lens, n);
+		memset(pl + n, 0, 4 * qs - n);
+		for (j = 0; j < qs; j++) {
+			cq[0][pl[j]]++;
+			cq[1][pl[qs + j]]++;
+			cq[2][pl[2 * qs + j]]++;
+			cq[3][pl[3 * qs + j]]++;
 		}
-		for (; s < n; s++)
-			c4[0][lens[s]]++;
 		for (l = 0; l < 16; l++)
-			count[l] = c4[0][l] + c4[1][l] + c4[2][l] + c4[3][l];
-	}
-	for (l = 1; l <= 15; l++) {
-		if (count[l])
-			max = l;
-		left <<= 1;
-		left -= (int)count[l];
-		if (left < 0)
-			return -1;
-	}
-	if (!max || left > 0) {
-		if (kind == T_CODES || max > 1)
-			return -1;
-		if (!max) {
-			for (i = 0; i < (1u << bits); i++)
-				t[i] = bad;
-			return 0;
+			count[l] = cq[0][l] + cq[1][l] + cq[2][l] + cq[3][l];
+		for (l = 1; l <= 15; l++) {
+			if (count[l])
+				max = l;
+			left <<= 1;
+			left -= (int)count[l];
+			if (left < 0)
+				return -1;
+		}
+		if (!max || left > 0) {
+			if (kind == T_CODES || max > 1)
+				return -1;
+			if (!max) {
+				for (i = 0; i < (1u << bits); i++)
+					t[i] = bad;
+				return 0;
+			}
+		}
+		offs[0] = 0;
+		for (l = 0; l < 15; l++)
+			offs[l + 1] = offs[l] + count[l];
+		for (l = 0; l < 16; l++) {
+			unsigned o = offs[l];
+			for (q = 0; q < 4; q++) {
+				unsigned c = cq[q][l];
+				cq[q][l] = o;
+				o += c;
+			}
+		}
+		for (j = 0; j < qs; j++) {
+			sorted[cq[0][pl[j]]++] = (uint16_t)j;
+			sorted[cq[1][pl[qs + j]]++] = (uint16_t)(qs + j);
+			sorted[cq[2][pl[2 * qs + j]]++] = (uint16_t)(2 * qs + j);
+			sorted[cq[3][pl[3 * qs + j]]++] = (uint16_t)(3 * qs + j);
 		}
 	}
-	offs[1] = 0;
-	for (l = 1; l < 15; l++)
-		offs[l + 1] = offs[l] + count[l];
-	for (unsigned s = 0; s < n; s++)
-		if (lens[s])
-			sorted[offs[lens[s]]++] = (uint16_t)s;
 	t[0] = t[1] = bad;
 	size = 2;
 	code = 0;        /* canonical code of the next symbol, l bits */
-	i = 0;
+	i = count[0];
 	for (l = 1; l <= bits; l++) {
 		if (l > 1) {
 			memcpy(t + size, t, size * sizeof(*t));
@@ -788,6 +824,9 @@ static struct pw_base *resolve_one(struct walk *w, uint32_t nr, const struct pw_
 	struct pw_base *nb;
 	z_stream *zs;
 
+	if (w->opts->prefetch && e->idx_pos != PACK_WALK_NO_POS)
+		w->opts->prefetch(e->idx_pos, w->opts->data);
+	entry_crc(w, e);
 	zs = worker_zstream(w, worker);
 	raw = inflate_exact(zs, w->inf[worker], w->pack + e->offset + e->hdr_len,
 			    e->end - e->offset - e->hdr_len, e->size, &detail, &used);
@@ -955,7 +994,7 @@ static void roots_task_run(void *arg, int worker)
 	free(t);
 }
 
-/* idx mode, first pass over a slice: headers and CRCs. */
+/* idx mode, first pass over a slice: headers. */
 static void scan_task_run(void *arg, int worker UNUSED)
 {
 	struct range_task *t = arg;
@@ -965,14 +1004,6 @@ static void scan_task_run(void *arg, int worker UNUSED)
 		struct pw_entry *e = &w->e[i];
 		if (e->state == ST_FAILED)
 			continue;
-		e->crc = (uint32_t)crc32(0, NULL, 0);
-		for (uint64_t o = e->offset; o < e->end;) {
-			uint64_t n = e->end - o > (1u << 30) ? (1u << 30) : e->end - o;
-			e->crc = (uint32_t)crc32(e->crc, w->pack + o, (uInt)n);
-			o += n;
-		}
-		if (w->opts->idx->version < 2)
-			e->idx_crc = e->crc;
 		if (decode_entry(w, e, e->end) < 0) {
 			e->type = OBJ_BAD;
 			e->state = ST_FAILED;
@@ -1096,6 +1127,7 @@ static void entries_from_idx(struct walk *w)
 		    e->end > w->data_end) {
 			e->state = ST_FAILED;
 			e->type = OBJ_BAD;
+			e->crc_done = 1;  /* never read: reported with a CRC of 0 */
 			if (e->end > w->data_end)
 				e->end = e->offset;
 		}
@@ -1142,6 +1174,7 @@ static int entries_from_scan(struct walk *w, uint32_t count)
 			o += n;
 		}
 		e->idx_crc = e->crc;
+		e->crc_done = 1;
 		off = e->end;
 		w->n++;
 	}

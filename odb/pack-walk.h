@@ -91,6 +91,10 @@ struct pack_walk_opts {
 	 * once per missing id after all in-pack objects are resolved. */
 	void *(*external_base)(const struct object_id *oid, enum object_type *type,
 			       size_t *size, void *data);
+	/* Optional: called with an entry's index position just before the
+	 * entry is inflated, so the caller can prefetch what its object
+	 * callback will touch. */
+	void (*prefetch)(uint32_t idx_pos, void *data);
 	void *data;
 };
 
