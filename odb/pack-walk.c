@@ -15,6 +15,9 @@
 #include <endian.h>
 #include <pthread.h>
 #include <zlib.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 enum { ST_PENDING, ST_CLAIMED, ST_FAILED };
 
@@ -503,6 +506,73 @@ static int dynamic_tables(struct bits *s, struct inflater *f)
 	return 0;
 }
 
+/*
+ * Adler-32 of the decoded data, 32 bytes a step with AVX2 where the CPU
+ * has it (zlib's portable loop was 4% of fsck). Per run of at most 173
+ * steps, so that no 32-bit lane can overflow before the reduction:
+ * s1 gains the byte sums; s2 gains 32 * (s1 before each step) plus the
+ * bytes weighted 32..1 by their distance from the end of the step.
+ */
+#define ADLER_BASE 65521u
+#if defined(__x86_64__)
+__attribute__((target("avx2")))
+static uint32_t adler32_avx2(uint32_t adler, const unsigned char *p, size_t n)
+{
+	uint64_t s1 = adler & 0xffff, s2 = adler >> 16;
+	const __m256i zero = _mm256_setzero_si256(), ones = _mm256_set1_epi16(1);
+	const __m256i weights = _mm256_setr_epi8(32, 31, 30, 29, 28, 27, 26, 25, 24, 23,
+		22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1);
+
+	while (n >= 32) {
+		size_t steps = n / 32 > 173 ? 173 : n / 32;
+		__m256i vs1 = zero, vs2 = zero, vprev = zero;
+		uint32_t lanes[8];
+		uint64_t a = 0, b = 0, c = 0;
+
+		n -= steps * 32;
+		s2 += s1 * 32 * steps;
+		while (steps--) {
+			__m256i d = _mm256_loadu_si256((const __m256i *)p);
+			p += 32;
+			vprev = _mm256_add_epi32(vprev, vs1);
+			vs1 = _mm256_add_epi32(vs1, _mm256_sad_epu8(d, zero));
+			vs2 = _mm256_add_epi32(vs2, _mm256_madd_epi16(_mm256_maddubs_epi16(d, weights), ones));
+		}
+		_mm256_storeu_si256((__m256i *)lanes, vs1);
+		for (int i = 0; i < 8; i++)
+			a += lanes[i];
+		_mm256_storeu_si256((__m256i *)lanes, vprev);
+		for (int i = 0; i < 8; i++)
+			b += lanes[i];
+		_mm256_storeu_si256((__m256i *)lanes, vs2);
+		for (int i = 0; i < 8; i++)
+			c += lanes[i];
+		s2 = (s2 + 32 * b + c) % ADLER_BASE;
+		s1 = (s1 + a) % ADLER_BASE;
+	}
+	while (n--) {
+		s1 += *p++;
+		s2 += s1;
+	}
+	return (uint32_t)((s2 % ADLER_BASE) << 16 | (s1 % ADLER_BASE));
+}
+#endif
+
+static uint32_t adler32_of(const unsigned char *p, size_t n)
+{
+#if defined(__x86_64__)
+	static int avx2 = -1;
+	int have = __atomic_load_n(&avx2, __ATOMIC_RELAXED);
+	if (have < 0) {
+		have = __builtin_cpu_supports("avx2") ? 1 : 0;
+		__atomic_store_n(&avx2, have, __ATOMIC_RELAXED);
+	}
+	if (have)
+		return adler32_avx2(1, p, n);
+#endif
+	return (uint32_t)adler32_z(1, p, n);
+}
+
 /* Decodes the zlib stream at [in, in + avail) into exactly size bytes at
  * out. Returns 0, or -1 when zlib should be asked instead. */
 static int fast_inflate(struct inflater *f, const unsigned char *in, uint64_t avail,
@@ -596,7 +666,7 @@ static int fast_inflate(struct inflater *f, const unsigned char *in, uint64_t av
 	if (s.end - p < 4)
 		return -1;
 	v = get_be32(p);
-	if (v != (uint32_t)adler32_z(1, out, size))
+	if (v != adler32_of(out, size))
 		return -1;
 	*used = (uint64_t)(p + 4 - in);
 	return 0;
