@@ -162,7 +162,7 @@ static void sort_table(void)
 	struct fobj *tmp;
 
 	end_run();
-	tmp = xmalloc((nr_objs + 1) * sizeof(*tmp));
+	tmp = nr_runs > 1 ? xmalloc((nr_objs + 1) * sizeof(*tmp)) : NULL;
 	for (i = 0; i < nr_runs; i++) {
 		size_t a = i ? runs[i - 1] : 0, b = runs[i];
 		for (size_t k = a + 1; k < b; k++)
@@ -193,7 +193,9 @@ static void sort_table(void)
 			objs[j - 1].flags |= objs[i].flags;
 			continue;
 		}
-		objs[j++] = objs[i];
+		if (j != i)
+			objs[j] = objs[i];
+		j++;
 	}
 	nr_objs = j;
 	build_fanout();
@@ -1092,6 +1094,17 @@ static int idx_checksum_ok(const struct pack_idx *idx)
 	return !memcmp(h, idx->map + idx->size - RAW_SZ, RAW_SZ);
 }
 
+struct idx_sum {
+	const struct pack_idx *idx;
+	int ok;
+};
+
+static void idx_sum_task_run(void *arg, int worker UNUSED)
+{
+	struct idx_sum *s = arg;
+	s->ok = idx_checksum_ok(s->idx);
+}
+
 static struct thread_pool *pool;
 static int some_pack_unusable;
 
@@ -1117,13 +1130,14 @@ static void verify_one_pack(struct fpack *f)
 	struct pack_ctx c;
 	struct pack_walk_opts opts;
 	struct pack_walk_result res;
+	struct idx_sum isum;
 	int err = 0;
 
 	if (!f->usable)
 		return;
-	if (!idx_checksum_ok(&f->p.idx))
-		err = error("Packfile index for %s hash mismatch", f->name);
 	if (pack_map(&f->p) < 0) {
+		if (!idx_checksum_ok(&f->p.idx))
+			error("Packfile index for %s hash mismatch", f->name);
 		error("packfile %s cannot be accessed", f->name);
 		errors_found |= ERROR_PACK;
 		f->usable = 0;
@@ -1142,7 +1156,14 @@ static void verify_one_pack(struct fpack *f)
 	opts.error = pack_error_cb;
 	opts.prefetch = pack_prefetch_cb;
 	opts.data = &c;
+	/* The index's checksum is computed beside the walk, on the pool. */
+	isum.idx = &f->p.idx;
+	isum.ok = 0;
+	thread_pool_add(pool, idx_sum_task_run, &isum);
 	pack_walk(f->p.map, f->p.map_size, &opts, &res);
+	thread_pool_wait(pool);
+	if (!isum.ok)
+		err = error("Packfile index for %s hash mismatch", f->name);
 	if (!res.checksum_ok) {
 		error("%s pack checksum mismatch", f->name);
 		err = 1;
@@ -1168,8 +1189,15 @@ static int open_packs(void)
 		if (pack_open_index(&f->p) < 0)
 			continue;
 		f->usable = 1;
-		for (uint32_t k = 0; k < f->p.idx.nr; k++)
-			add_id(pack_idx_id(&f->p.idx, k), IN_PACK);
+		ALLOC_GROW(objs, nr_objs + f->p.idx.nr, alloc_objs);
+		for (uint32_t k = 0; k < f->p.idx.nr; k++) {
+			struct fobj *o = &objs[nr_objs++];
+			memcpy(o->oid.hash, pack_idx_id(&f->p.idx, k), RAW_SZ);
+			o->type = 0;
+			o->flags = IN_PACK;
+			o->links = NULL;
+			o->stage = NO_STAGE;
+		}
 		end_run();
 	}
 	return 0;

@@ -67,6 +67,7 @@ struct walk {
 	char *zs_ready;
 	struct inflater **inf;   /* one per worker */
 	int no_fast_inflate;     /* MINI_GIT_INFLATE=zlib: zlib only */
+	int base_nr_known;       /* OFS_DELTA bases found by the scan tasks */
 };
 
 static uint32_t progress_count;
@@ -1064,7 +1065,11 @@ static void roots_task_run(void *arg, int worker)
 	free(t);
 }
 
-/* idx mode, first pass over a slice: headers. */
+static int32_t find_entry_at(struct walk *w, uint64_t off);
+
+/* idx mode, first pass over a slice: headers, and the entry number of
+ * each OFS_DELTA base (a search each, so better here on all threads than
+ * in link_children()). */
 static void scan_task_run(void *arg, int worker UNUSED)
 {
 	struct range_task *t = arg;
@@ -1077,6 +1082,9 @@ static void scan_task_run(void *arg, int worker UNUSED)
 		if (decode_entry(w, e, e->end) < 0) {
 			e->type = OBJ_BAD;
 			e->state = ST_FAILED;
+		} else if (e->type == OBJ_OFS_DELTA) {
+			int32_t b = find_entry_at(w, e->base_off);
+			e->base_nr = b < 0 ? UINT32_MAX : (uint32_t)b;
 		}
 	}
 	free(t);
@@ -1262,12 +1270,13 @@ static void link_children(struct walk *w)
 		if (e->state == ST_FAILED)
 			continue;
 		if (e->type == OBJ_OFS_DELTA) {
-			b = find_entry_at(w, e->base_off);
-			if (b < 0) {
-				e->base_nr = UINT32_MAX;
-				continue;
+			if (!w->base_nr_known) {
+				b = find_entry_at(w, e->base_off);
+				e->base_nr = b < 0 ? UINT32_MAX : (uint32_t)b;
 			}
-			e->base_nr = (uint32_t)b;
+			if (e->base_nr == UINT32_MAX)
+				continue;
+			b = (int32_t)e->base_nr;
 			w->child_start[b + 1]++;
 			nr_ofs++;
 		} else if (e->type == OBJ_REF_DELTA) {
@@ -1409,6 +1418,7 @@ int pack_walk(const void *pack, size_t len, const struct pack_walk_opts *opts,
 			thread_pool_add(w.pool, scan_task_run, t);
 		}
 		thread_pool_wait(w.pool);
+		w.base_nr_known = 1;
 		for (i = 0; i < w.n; i++)
 			if (w.e[i].state == ST_FAILED) {
 				w.failed++;
