@@ -1287,7 +1287,8 @@ static void mark_reachable(struct fobj *o)
 	o->flags |= REACHABLE;
 	if (o >= objs && o < objs + nr_objs)
 		reach_map[o - objs] = 1;
-	if (!(o->flags & HAS_OBJ))
+	/* A blob links nowhere: no need to visit it (most objects). */
+	if (!(o->flags & HAS_OBJ) || o->type == OBJ_BLOB)
 		return;
 	ALLOC_GROW(pending, nr_pending + 1, alloc_pending);
 	pending[nr_pending++] = obj_ref(o);

@@ -15,7 +15,7 @@
 #include <endian.h>
 #include <pthread.h>
 #include <zlib.h>
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__SSE2__)
 #include <immintrin.h>
 #endif
 
@@ -254,6 +254,89 @@ static inline unsigned reverse_bits(unsigned code, unsigned len)
 }
 
 /*
+ * Counts the symbols of each code length and lists those of non-zero
+ * length ordered by (length, symbol), the order of canonical codes.
+ * A table is built per block of a few hundred bytes, so this matters: with
+ * SSE2, one comparison finds the symbols of one length among 16, and the
+ * list comes from the bit masks; otherwise four quarters of the symbols
+ * are counted and placed at once, each with its own counters (with one
+ * set, each increment waits for the previous one through memory).
+ */
+static const uint16_t *sort_by_length(const uint8_t *lens, unsigned n, unsigned count[16],
+				      uint16_t sorted[288])
+{
+#if defined(__SSE2__)
+	uint8_t pl[288] __attribute__((aligned(16)));
+	uint32_t m[16][9];
+	unsigned nv = (n + 15) / 16, nw = (nv + 1) / 2, k = 0, l, v;
+	__m128i maxv = _mm_setzero_si128();
+
+	memcpy(pl, lens, n);
+	memset(pl + n, 0, sizeof(pl) - n);
+	for (v = 0; v < nv; v++)
+		maxv = _mm_max_epu8(maxv, _mm_load_si128((const __m128i *)(pl + 16 * v)));
+	{
+		uint8_t mx[16], top = 0;
+		_mm_storeu_si128((__m128i *)mx, maxv);
+		for (v = 0; v < 16; v++)
+			top = mx[v] > top ? mx[v] : top;
+		if (top > 15)
+			top = 15;
+		memset(count, 0, 16 * sizeof(*count));
+		memset(m, 0, sizeof(m[0]) * (top + 1));
+		for (v = 0; v < nv; v++) {
+			__m128i d = _mm_load_si128((const __m128i *)(pl + 16 * v));
+			for (l = 1; l <= top; l++) {
+				uint32_t bm = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(d, _mm_set1_epi8((char)l)));
+				m[l][v >> 1] |= bm << ((v & 1) * 16);
+			}
+		}
+		for (l = 1; l <= top; l++) {
+			unsigned start = k;
+			for (unsigned w = 0; w < nw; w++)
+				for (uint32_t x = m[l][w]; x; x &= x - 1)
+					sorted[k++] = (uint16_t)(w * 32 + __builtin_ctz(x));
+			count[l] = k - start;
+		}
+		count[0] = n - k;
+	}
+	return sorted;
+#else
+	unsigned cq[4][16] = { { 0 } }, offs[16], qs = (n + 3) / 4, j, q, l;
+	uint8_t pl[288];  /* lens padded with zeros to four equal parts */
+
+	memcpy(pl, lens, n);
+	memset(pl + n, 0, 4 * qs - n);
+	for (j = 0; j < qs; j++) {
+		cq[0][pl[j]]++;
+		cq[1][pl[qs + j]]++;
+		cq[2][pl[2 * qs + j]]++;
+		cq[3][pl[3 * qs + j]]++;
+	}
+	for (l = 0; l < 16; l++)
+		count[l] = cq[0][l] + cq[1][l] + cq[2][l] + cq[3][l];
+	offs[0] = 0;
+	for (l = 0; l < 15; l++)
+		offs[l + 1] = offs[l] + count[l];
+	for (l = 0; l < 16; l++) {
+		unsigned o = offs[l];
+		for (q = 0; q < 4; q++) {
+			unsigned c = cq[q][l];
+			cq[q][l] = o;
+			o += c;
+		}
+	}
+	for (j = 0; j < qs; j++) {
+		sorted[cq[0][pl[j]]++] = (uint16_t)j;
+		sorted[cq[1][pl[qs + j]]++] = (uint16_t)(qs + j);
+		sorted[cq[2][pl[2 * qs + j]]++] = (uint16_t)(2 * qs + j);
+		sorted[cq[3][pl[3 * qs + j]]++] = (uint16_t)(3 * qs + j);
+	}
+	return sorted + count[0];
+#endif
+}
+
+/*
  * Canonical Huffman decoding table for lens[0..n): a primary table of
  * 2^bits entries, codes longer than that through subtables. Refuses the
  * sets zlib refuses: over-subscribed, or incomplete unless it is a single
@@ -265,72 +348,36 @@ static inline unsigned reverse_bits(unsigned code, unsigned len)
 static int build_table(struct hcode *t, unsigned bits, const uint8_t *lens, unsigned n,
 		       enum table_kind kind)
 {
-	unsigned count[16], offs[16], max = 0, sub_bits, next, size;
-	uint16_t sorted[288];
+	unsigned count[16], max = 0, sub_bits, next, size;
+	uint16_t sorted_buf[288];
+	const uint16_t *sorted;
 	const struct hcode *se = sym_entry[kind];
 	int left = 1;
 	unsigned code, prefix = UINT32_MAX, sub = 0, i, l;
 	struct hcode bad = { 0, 0, K_BAD << 5 };
 
-	/*
-	 * Counting and sorting by length go through four quarters of the
-	 * symbols at once, each with its own counters: with one set, each
-	 * increment waits for the previous one through memory, and a table
-	 * is built per block of a few hundred bytes. Zero lengths are sorted
-	 * too (first), which costs less than a branch per symbol.
-	 */
-	{
-		unsigned cq[4][16] = { { 0 } }, qs = (n + 3) / 4, j, q;
-		uint8_t pl[288];  /* lens padded with zeros to four equal parts */
-		memcpy(pl, lens, n);
-		memset(pl + n, 0, 4 * qs - n);
-		for (j = 0; j < qs; j++) {
-			cq[0][pl[j]]++;
-			cq[1][pl[qs + j]]++;
-			cq[2][pl[2 * qs + j]]++;
-			cq[3][pl[3 * qs + j]]++;
-		}
-		for (l = 0; l < 16; l++)
-			count[l] = cq[0][l] + cq[1][l] + cq[2][l] + cq[3][l];
-		for (l = 1; l <= 15; l++) {
-			if (count[l])
-				max = l;
-			left <<= 1;
-			left -= (int)count[l];
-			if (left < 0)
-				return -1;
-		}
-		if (!max || left > 0) {
-			if (kind == T_CODES || max > 1)
-				return -1;
-			if (!max) {
-				for (i = 0; i < (1u << bits); i++)
-					t[i] = bad;
-				return 0;
-			}
-		}
-		offs[0] = 0;
-		for (l = 0; l < 15; l++)
-			offs[l + 1] = offs[l] + count[l];
-		for (l = 0; l < 16; l++) {
-			unsigned o = offs[l];
-			for (q = 0; q < 4; q++) {
-				unsigned c = cq[q][l];
-				cq[q][l] = o;
-				o += c;
-			}
-		}
-		for (j = 0; j < qs; j++) {
-			sorted[cq[0][pl[j]]++] = (uint16_t)j;
-			sorted[cq[1][pl[qs + j]]++] = (uint16_t)(qs + j);
-			sorted[cq[2][pl[2 * qs + j]]++] = (uint16_t)(2 * qs + j);
-			sorted[cq[3][pl[3 * qs + j]]++] = (uint16_t)(3 * qs + j);
+	sorted = sort_by_length(lens, n, count, sorted_buf);
+	for (l = 1; l <= 15; l++) {
+		if (count[l])
+			max = l;
+		left <<= 1;
+		left -= (int)count[l];
+		if (left < 0)
+			return -1;
+	}
+	if (!max || left > 0) {
+		if (kind == T_CODES || max > 1)
+			return -1;
+		if (!max) {
+			for (i = 0; i < (1u << bits); i++)
+				t[i] = bad;
+			return 0;
 		}
 	}
 	t[0] = t[1] = bad;
 	size = 2;
 	code = 0;        /* canonical code of the next symbol, l bits */
-	i = count[0];
+	i = 0;
 	for (l = 1; l <= bits; l++) {
 		if (l > 1) {
 			memcpy(t + size, t, size * sizeof(*t));
