@@ -1010,7 +1010,7 @@ static void pack_object_cb(const struct pack_walk_object *o, void *data)
 {
 	struct pack_ctx *c = data;
 	struct msgs *m = NULL, local = { STRBUF_INIT, STRBUF_INIT };
-	struct fobj *self = &objs[c->f->pos_map[o->idx_pos]];
+	struct fobj *self = &objs[o->tag];
 	int parse_failed, r;
 
 	crc_check(c, o->nr, o->idx_pos, o->crc, o->idx_crc, o->offset, &m);
@@ -1042,10 +1042,9 @@ static void pack_object_cb(const struct pack_walk_object *o, void *data)
 
 /* The table entry the object callback will update, fetched while the
  * entry inflates. */
-static void pack_prefetch_cb(uint32_t idx_pos, void *data)
+static void pack_prefetch_cb(uint32_t tag, void *data UNUSED)
 {
-	struct pack_ctx *c = data;
-	__builtin_prefetch(&objs[c->f->pos_map[idx_pos]], 1);
+	__builtin_prefetch(&objs[tag], 1);
 }
 
 static void pack_error_cb(const struct pack_walk_error *e, void *data)
@@ -1155,6 +1154,7 @@ static void verify_one_pack(struct fpack *f)
 	opts.object = pack_object_cb;
 	opts.error = pack_error_cb;
 	opts.prefetch = pack_prefetch_cb;
+	opts.tags = f->pos_map;
 	opts.data = &c;
 	/* The index's checksum is computed beside the walk, on the pool. */
 	isum.idx = &f->p.idx;

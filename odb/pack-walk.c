@@ -28,6 +28,7 @@ struct pw_entry {
 	uint32_t crc;
 	uint32_t idx_crc;        /* what the index records (v2), else crc */
 	uint32_t idx_pos;
+	uint32_t tag;            /* opts->tags[idx_pos] */
 	uint32_t base_nr;        /* OFS_DELTA: the base's entry number */
 	uint16_t hdr_len;        /* header and base reference */
 	int8_t type;             /* as stored; OBJ_BAD if unreadable */
@@ -909,6 +910,7 @@ static void deliver(struct walk *w, uint32_t nr, struct pw_base *b,
 	o.idx_crc = e->idx_crc;
 	o.nr = nr;
 	o.idx_pos = e->idx_pos;
+	o.tag = e->tag;
 	o.in_pack_type = e->type;
 	o.depth = b->depth;
 	o.base = parent ? &parent->oid : NULL;
@@ -942,8 +944,8 @@ static struct pw_base *resolve_one(struct walk *w, uint32_t nr, const struct pw_
 	struct pw_base *nb;
 	z_stream *zs;
 
-	if (w->opts->prefetch && e->idx_pos != PACK_WALK_NO_POS)
-		w->opts->prefetch(e->idx_pos, w->opts->data);
+	if (w->opts->prefetch)
+		w->opts->prefetch(e->tag, w->opts->data);
 	entry_crc(w, e);
 	zs = worker_zstream(w, worker);
 	raw = inflate_exact(zs, w->inf[worker], w->pack + e->offset + e->hdr_len,
@@ -1247,6 +1249,8 @@ static void entries_from_idx(struct walk *w)
 		struct pw_entry *e = &w->e[i];
 		if (idx->version >= 2)
 			e->idx_crc = pack_idx_crc(idx, e->idx_pos);
+		if (w->opts->tags)
+			e->tag = w->opts->tags[e->idx_pos];
 		e->end = i + 1 < w->n ? w->e[i + 1].offset : w->data_end;
 		if (e->offset < 12 || e->offset >= w->data_end || e->end <= e->offset ||
 		    e->end > w->data_end) {

@@ -43,6 +43,7 @@ struct pack_walk_object {
 	uint32_t idx_crc;        /* the CRC opts->idx records (v2); else crc */
 	uint32_t nr;             /* entry number, in pack (offset) order */
 	uint32_t idx_pos;        /* position in opts->idx; PACK_WALK_NO_POS without */
+	uint32_t tag;            /* opts->tags[idx_pos], or 0 */
 	enum object_type in_pack_type; /* as stored: may be OBJ_OFS/REF_DELTA */
 	unsigned depth;          /* delta chain length; 0 for a whole object */
 	const struct object_id *base; /* the delta base's id, NULL for a root */
@@ -91,10 +92,14 @@ struct pack_walk_opts {
 	 * once per missing id after all in-pack objects are resolved. */
 	void *(*external_base)(const struct object_id *oid, enum object_type *type,
 			       size_t *size, void *data);
-	/* Optional: called with an entry's index position just before the
-	 * entry is inflated, so the caller can prefetch what its object
-	 * callback will touch. */
-	void (*prefetch)(uint32_t idx_pos, void *data);
+	/* Optional, idx mode: a value per index position, handed back with
+	 * each object as its tag (fsck: where the object is in its table).
+	 * Read in one pass as the entries are set up. */
+	const uint32_t *tags;
+	/* Optional: called with an entry's tag just before the entry is
+	 * inflated, so the caller can prefetch what its object callback
+	 * will touch. */
+	void (*prefetch)(uint32_t tag, void *data);
 	void *data;
 };
 
