@@ -92,42 +92,52 @@ static int cmp_fobj(const void *a, const void *b)
 /* First-two-bytes fan-out over the sorted table: a lookup (one per tree
  * entry, so millions) compares against a handful of ids. */
 static uint32_t *fan;
-
-static void build_fanout(void)
-{
-	size_t i = 0;
-	fan = xmalloc(65537 * sizeof(*fan));
-	for (uint32_t k = 0; k < 65536; k++) {
-		while (i < nr_objs && (uint32_t)(objs[i].oid.hash[0] << 8 | objs[i].oid.hash[1]) < k)
-			i++;
-		fan[k] = (uint32_t)i;
-	}
-	fan[65536] = (uint32_t)nr_objs;
-}
+/* Bytes 2-9 of each id as one integer, beside the table: the ids of one
+ * fan-out bucket then share a cache line or two, and only a key that
+ * matches costs a look at the table entry itself. */
+static uint64_t *keys;
 
 static inline uint64_t key64(const unsigned char *h)
 {
 	return (uint64_t)get_be32(h + 2) << 32 | get_be32(h + 6);
 }
 
-/* Bytes 2-9 as one integer decide nearly every probe; memcmp only on a tie. */
+static void build_fanout(void)
+{
+	size_t i = 0;
+	fan = xmalloc(65537 * sizeof(*fan));
+	keys = xmalloc((nr_objs + 1) * sizeof(*keys));
+	for (uint32_t k = 0; k < 65536; k++) {
+		while (i < nr_objs && (uint32_t)(objs[i].oid.hash[0] << 8 | objs[i].oid.hash[1]) < k) {
+			keys[i] = key64(objs[i].oid.hash);
+			i++;
+		}
+		fan[k] = (uint32_t)i;
+	}
+	for (; i < nr_objs; i++)
+		keys[i] = key64(objs[i].oid.hash);
+	fan[65536] = (uint32_t)nr_objs;
+}
+
 static struct fobj *find_obj(const struct object_id *oid)
 {
 	uint32_t k = oid->hash[0] << 8 | oid->hash[1];
-	size_t lo = fan[k], hi = fan[k + 1];
+	size_t lo = fan[k], hi = fan[k + 1], end = hi;
 	uint64_t key = key64(oid->hash);
-	while (lo < hi) {
+
+	/* A bucket holds a handful of ids unless the table is huge: narrow
+	 * it (keys before lo are smaller, from hi on not) before scanning. */
+	while (hi - lo > 16) {
 		size_t mid = lo + (hi - lo) / 2;
-		uint64_t mk = key64(objs[mid].oid.hash);
-		int c = mk < key ? -1 : mk > key ? 1 :
-			memcmp(objs[mid].oid.hash + 10, oid->hash + 10, RAW_SZ - 10);
-		if (!c)
-			return &objs[mid];
-		if (c < 0)
+		if (keys[mid] < key)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	for (; lo < end && keys[lo] <= key; lo++)
+		if (keys[lo] == key &&
+		    !memcmp(objs[lo].oid.hash + 10, oid->hash + 10, RAW_SZ - 10))
+			return &objs[lo];
 	return NULL;
 }
 

@@ -195,6 +195,10 @@ static void report(struct walk *w, enum pack_walk_error_kind kind, uint32_t nr,
  */
 enum { K_LIT, K_LEN, K_EOB, K_SUB, K_BAD };
 
+/* Scratch room past the end of the output: a match may be written there
+ * before the size check, and copies go 8 bytes at a time. */
+#define INFLATE_SLACK (258 + 8)
+
 struct hcode {
 	uint16_t val;    /* literal, length or distance base, subtable start */
 	uint8_t len;     /* bits to consume (subtable link: the primary bits) */
@@ -623,12 +627,13 @@ static uint32_t adler32_of(const unsigned char *p, size_t n)
 }
 
 /* Decodes the zlib stream at [in, in + avail) into exactly size bytes at
- * out. Returns 0, or -1 when zlib should be asked instead. */
+ * out, which has room for INFLATE_SLACK bytes more (scratch). Returns 0,
+ * or -1 when zlib should be asked instead. */
 static int fast_inflate(struct inflater *f, const unsigned char *in, uint64_t avail,
 			unsigned char *out, uint64_t size, uint64_t *used)
 {
 	struct bits s;
-	unsigned char *o = out, *oend = out + size;
+	unsigned char *o = out, *oend = out + size, *cap = oend + INFLATE_SLACK;
 	unsigned final, type, v;
 	const unsigned char *p;
 
@@ -673,6 +678,71 @@ static int fast_inflate(struct inflater *f, const unsigned char *in, uint64_t av
 		} else {
 			return -1;
 		}
+		/*
+		 * While at least 8 input bytes and room for a longest match
+		 * (with 8 bytes to spare, in the slack past the end if need
+		 * be: overshooting the size fails below) remain: one refill
+		 * per symbol gives the 48 bits a length and distance can need,
+		 * and matches are copied 8 bytes at a time.
+		 */
+		while (s.end - s.in >= 8 && cap - o >= 258 + 8) {
+			struct hcode e, d;
+			unsigned len, dd, k;
+			uint64_t v;
+			memcpy(&v, s.in, 8);
+			s.bb |= le64toh(v) << s.bc;
+			s.in += (63 - s.bc) >> 3;
+			s.bc |= 56;
+			e = lit[s.bb & ((1u << LIT_BITS) - 1)];
+			if (e.kx >> 5 == K_SUB)
+				e = lit[e.val + ((s.bb >> LIT_BITS) & ((1u << (e.kx & 31)) - 1))];
+			k = e.kx >> 5;
+			s.bb >>= e.len;
+			s.bc -= e.len;
+			if (k == K_LIT) {
+				*o++ = (unsigned char)e.val;
+				continue;
+			}
+			if (k != K_LEN) {
+				if (k == K_EOB)
+					goto block_done;
+				return -1;
+			}
+			len = e.val + (unsigned)(s.bb & ((1u << (e.kx & 31)) - 1));
+			s.bb >>= e.kx & 31;
+			s.bc -= e.kx & 31;
+			d = dist[s.bb & ((1u << DIST_BITS) - 1)];
+			if (d.kx >> 5 == K_SUB)
+				d = dist[d.val + ((s.bb >> DIST_BITS) & ((1u << (d.kx & 31)) - 1))];
+			if (d.kx >> 5 == K_BAD)
+				return -1;
+			s.bb >>= d.len;
+			s.bc -= d.len;
+			dd = d.val + (unsigned)(s.bb & ((1u << (d.kx & 31)) - 1));
+			s.bb >>= d.kx & 31;
+			s.bc -= d.kx & 31;
+			if (dd > (size_t)(o - out))
+				return -1;
+			{
+				const unsigned char *from = o - dd;
+				unsigned char *to = o;
+				o += len;
+				if (dd >= 8) {
+					do {
+						memcpy(to, from, 8);
+						to += 8;
+						from += 8;
+					} while (to < o);
+				} else if (dd == 1) {
+					memset(to, *from, len);
+				} else {
+					while (to < o)
+						*to++ = *from++;
+				}
+			}
+		}
+		if (o > oend)
+			return -1;
 		for (;;) {
 			struct hcode e, d;
 			unsigned len, x, dd;
@@ -706,6 +776,9 @@ static int fast_inflate(struct inflater *f, const unsigned char *in, uint64_t av
 				}
 			}
 		}
+block_done:
+		if (o > oend)
+			return -1;
 	} while (!final);
 	if (o != oend)
 		return -1;
@@ -739,7 +812,7 @@ static void *inflate_exact(z_stream *zs, struct inflater *fi, const unsigned cha
 		*detail = "size larger than the data can hold";
 		return NULL;
 	}
-	out = xmalloc(size + 1);
+	out = xmalloc(size + 1 + (fi ? INFLATE_SLACK : 0));
 	if (fi && !fast_inflate(fi, start, avail, out, size, used)) {
 		out[size] = '\0';
 		return out;
