@@ -1,7 +1,9 @@
 /* fuzz-fsck: fsck's syntax checks on commits, tags and trees
  * (odb/fsck-check.h), with default and strict severities. First input
  * byte: the object type (low two bits: commit, tree, tag, blob); the
- * rest: the object's bytes. */
+ * rest: the object's bytes, given with a NUL after the last one, as
+ * fsck-check.c asks of its callers (odb_read_object and the pack walk
+ * give that NUL); a read past the NUL is caught. */
 #include "fuzz/fuzz-harness.h"
 #include "odb/fsck-check.h"
 
@@ -36,7 +38,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	strict.strict = 1;
 	memset(oid.hash, 0x5a, sizeof(oid.hash));
-	buf = fuzz_dup(data + 1, size - 1);
+	buf = malloc(size);
+	memcpy(buf, data + 1, size - 1);
+	buf[size - 1] = 0;
 	parse_error = NULL;
 	errs = fsck_check_object(&lax, &oid, types[data[0] & 3], buf, size - 1, on_report, &n,
 				 &parse_error);
