@@ -135,18 +135,86 @@ static int ofs_distance(const unsigned char *p, const unsigned char *end,
 	return 0;
 }
 
+/*
+ * CRC-32 (zlib's) of pack entries by folding 64 bytes at a time with
+ * carry-less multiplication where the CPU has it (zlib's table-driven
+ * loop was 5% of fsck): the method of Intel's "Fast CRC Computation for
+ * Generic Polynomials Using PCLMULQDQ", for the bit-reflected polynomial
+ * 0xEDB88320. The constants are x^k mod P for the fold distances (512 and
+ * 128 bits, then 64 and 32) and the Barrett pair (P, floor(x^64 / P)).
+ * Takes len >= 64, a multiple of 16, and the register without zlib's
+ * inversions.
+ */
+#if defined(__x86_64__)
+__attribute__((target("pclmul,sse4.1")))
+static uint32_t crc32_pclmul(uint32_t crc, const unsigned char *p, size_t len)
+{
+	const __m128i r2r1 = _mm_set_epi64x(0x1c6e41596, 0x154442bd4);
+	const __m128i r4r3 = _mm_set_epi64x(0x0ccaa009e, 0x1751997d0);
+	const __m128i r5 = _mm_set_epi64x(0, 0x163cd6124);
+	const __m128i mask32 = _mm_set_epi32(0, 0, 0, -1);
+	const __m128i poly = _mm_set_epi64x(0x1f7011641, 0x1db710641);
+	__m128i x1 = _mm_loadu_si128((const __m128i *)p), x2 = _mm_loadu_si128((const __m128i *)(p + 16));
+	__m128i x3 = _mm_loadu_si128((const __m128i *)(p + 32)), x4 = _mm_loadu_si128((const __m128i *)(p + 48));
+#define FOLD(x, k, next) _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x00), _mm_clmulepi64_si128(x, k, 0x11)), next)
+	x1 = _mm_xor_si128(x1, _mm_cvtsi32_si128((int)crc));
+	p += 64;
+	len -= 64;
+	while (len >= 64) {
+		x1 = FOLD(x1, r2r1, _mm_loadu_si128((const __m128i *)p));
+		x2 = FOLD(x2, r2r1, _mm_loadu_si128((const __m128i *)(p + 16)));
+		x3 = FOLD(x3, r2r1, _mm_loadu_si128((const __m128i *)(p + 32)));
+		x4 = FOLD(x4, r2r1, _mm_loadu_si128((const __m128i *)(p + 48)));
+		p += 64;
+		len -= 64;
+	}
+	x1 = FOLD(x1, r4r3, x2);
+	x1 = FOLD(x1, r4r3, x3);
+	x1 = FOLD(x1, r4r3, x4);
+	while (len >= 16) {
+		x1 = FOLD(x1, r4r3, _mm_loadu_si128((const __m128i *)p));
+		p += 16;
+		len -= 16;
+	}
+	x2 = _mm_clmulepi64_si128(r4r3, x1, 0x01);
+	x1 = _mm_xor_si128(_mm_srli_si128(x1, 8), x2);
+	x2 = _mm_srli_si128(x1, 4);
+	x1 = _mm_xor_si128(_mm_clmulepi64_si128(_mm_and_si128(x1, mask32), r5, 0x00), x2);
+	x2 = x1;
+	x1 = _mm_clmulepi64_si128(_mm_and_si128(x1, mask32), poly, 0x10);
+	x1 = _mm_clmulepi64_si128(_mm_and_si128(x1, mask32), poly, 0x00);
+	x1 = _mm_xor_si128(x1, x2);
+	return (uint32_t)_mm_extract_epi32(x1, 1);
+}
+#undef FOLD
+#endif
+
+static uint32_t crc32_of(uint32_t crc, const unsigned char *p, size_t len)
+{
+#if defined(__x86_64__)
+	static int clmul = -1;
+	int have = __atomic_load_n(&clmul, __ATOMIC_RELAXED);
+	if (have < 0) {
+		have = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
+		__atomic_store_n(&clmul, have, __ATOMIC_RELAXED);
+	}
+	if (have && len >= 64) {
+		size_t n = len & ~(size_t)15;
+		crc = ~crc32_pclmul(~crc, p, n);
+		p += n;
+		len -= n;
+	}
+#endif
+	return (uint32_t)crc32_z(crc, p, len);
+}
+
 /* The CRC32 of an entry's bytes, computed by the thread that resolves it
  * while they are in cache rather than in a pass of its own. */
 static uint32_t entry_crc(struct walk *w, struct pw_entry *e)
 {
 	if (e->crc_done)
 		return e->crc;
-	e->crc = (uint32_t)crc32(0, NULL, 0);
-	for (uint64_t o = e->offset; o < e->end;) {
-		uint64_t n = e->end - o > (1u << 30) ? (1u << 30) : e->end - o;
-		e->crc = (uint32_t)crc32(e->crc, w->pack + o, (uInt)n);
-		o += n;
-	}
+	e->crc = crc32_of(0, w->pack + e->offset, e->end - e->offset);
 	if (w->opts->idx && w->opts->idx->version < 2)
 		e->idx_crc = e->crc;
 	e->crc_done = 1;
@@ -1369,12 +1437,7 @@ static int entries_from_scan(struct walk *w, uint32_t count)
 			return -1;
 		}
 		e->end = off + e->hdr_len + used;
-		e->crc = (uint32_t)crc32(0, NULL, 0);
-		for (uint64_t o = e->offset; o < e->end;) {
-			uint64_t n = e->end - o > (1u << 30) ? (1u << 30) : e->end - o;
-			e->crc = (uint32_t)crc32(e->crc, w->pack + o, (uInt)n);
-			o += n;
-		}
+		e->crc = crc32_of(0, w->pack + e->offset, e->end - e->offset);
 		e->idx_crc = e->crc;
 		e->crc_done = 1;
 		off = e->end;
