@@ -10,7 +10,7 @@ bindir = $(prefix)/bin
 VERSION = 0.1.0
 
 CFLAGS_BASE = -std=gnu11 -O2 -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
-	-DMINI_GIT_VERSION='"$(VERSION)"' -fno-plt
+	-DMINI_GIT_VERSION='"$(VERSION)"' -DMINI_GIT_BINDIR='"$(bindir)"' -fno-plt
 LDFLAGS_BASE = -Wl,-O1 -Wl,--as-needed -Wl,--hash-style=gnu
 
 VARIANT = default

@@ -79,6 +79,7 @@ int cmd_ls_remote(int argc, const char **argv)
 	}
 	if (get_url) {
 		printf("%s\n", url);
+		remote_config_release(&rc);
 		return 0;
 	}
 	if (!dest && !quiet) {
