@@ -226,22 +226,16 @@ struct lcache_entry {
 };
 static __thread struct lcache_entry lcache[1 << LCACHE_BITS];
 
-static uint32_t link_to(const struct object_id *oid, enum object_type type)
+static inline struct lcache_entry *lcache_slot(const struct object_id *oid)
 {
-	struct lcache_entry *ce = &lcache[(oid->hash[0] | oid->hash[1] << 8 | oid->hash[2] << 16) &
-					  ((1 << LCACHE_BITS) - 1)];
-	struct fobj *o;
+	return &lcache[(oid->hash[0] | oid->hash[1] << 8 | oid->hash[2] << 16) &
+		       ((1 << LCACHE_BITS) - 1)];
+}
+
+static uint32_t missing_link(const struct object_id *oid, enum object_type type)
+{
 	uint32_t idx;
 
-	if (ce->pos1 && oideq(&ce->oid, oid))
-		return (ce->pos1 - 1) | (uint32_t)type << 28;
-	o = find_obj(oid);
-	if (o) {
-		idx = (uint32_t)(o - objs);
-		oidcpy(&ce->oid, oid);
-		ce->pos1 = idx + 1;
-		return idx | (uint32_t)type << 28;
-	}
 	pthread_mutex_lock(&missing_lock);
 	ALLOC_GROW(missing, nr_missing + 1, alloc_missing);
 	missing_type = xrealloc(missing_type, alloc_missing);
@@ -250,6 +244,105 @@ static uint32_t link_to(const struct object_id *oid, enum object_type type)
 	idx = (uint32_t)nr_missing++;
 	pthread_mutex_unlock(&missing_lock);
 	return idx | (uint32_t)type << 28 | LINK_MISSING;
+}
+
+static uint32_t link_found(struct fobj *o, const struct object_id *oid, enum object_type type)
+{
+	struct lcache_entry *ce = lcache_slot(oid);
+	uint32_t idx = (uint32_t)(o - objs);
+
+	oidcpy(&ce->oid, oid);
+	ce->pos1 = idx + 1;
+	return idx | (uint32_t)type << 28;
+}
+
+static uint32_t link_to(const struct object_id *oid, enum object_type type)
+{
+	struct lcache_entry *ce = lcache_slot(oid);
+	struct fobj *o;
+
+	if (ce->pos1 && oideq(&ce->oid, oid))
+		return (ce->pos1 - 1) | (uint32_t)type << 28;
+	o = find_obj(oid);
+	return o ? link_found(o, oid, type) : missing_link(oid, type);
+}
+
+/*
+ * Links that missed the cache are looked up in batches, in three passes
+ * so that the cache misses of different lookups overlap instead of
+ * following one another: the key bucket is prefetched when the link is
+ * queued, the candidate table entry when its key is found, and the id is
+ * compared last. One tree's new entries are thus looked up together.
+ */
+#define WANT_BATCH 64
+struct want {
+	const struct object_id *oid;
+	uint32_t *slot;
+	uint32_t cand;
+	uint8_t type;
+};
+
+static inline void want_add(struct want *wt, size_t *n, const struct object_id *oid,
+			    enum object_type type, uint32_t *slot)
+{
+	uint32_t k = oid->hash[0] << 8 | oid->hash[1];
+	__builtin_prefetch(&keys[fan[k]]);
+	wt[*n].oid = oid;
+	wt[*n].slot = slot;
+	wt[*n].type = (uint8_t)type;
+	(*n)++;
+}
+
+#define CAND_NONE UINT32_MAX
+#define CAND_SEARCH (UINT32_MAX - 1)
+
+static void want_resolve(struct want *wt, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct object_id *oid = wt[i].oid;
+		uint32_t k = oid->hash[0] << 8 | oid->hash[1];
+		size_t lo = fan[k], end = fan[k + 1];
+		uint64_t key = key64(oid->hash);
+		wt[i].cand = CAND_NONE;
+		if (end - lo > 16) {
+			wt[i].cand = CAND_SEARCH;
+			continue;
+		}
+		for (; lo < end && keys[lo] <= key; lo++)
+			if (keys[lo] == key) {
+				wt[i].cand = (uint32_t)lo;
+				__builtin_prefetch(&objs[lo]);
+				break;
+			}
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct object_id *oid = wt[i].oid;
+		uint32_t c = wt[i].cand;
+		struct fobj *o = NULL;
+		if (c < CAND_SEARCH && !memcmp(objs[c].oid.hash + 10, oid->hash + 10, RAW_SZ - 10))
+			o = &objs[c];
+		else if (c != CAND_NONE)
+			o = find_obj(oid);  /* a big bucket, or two ids with one key */
+		*wt[i].slot = o ? link_found(o, oid, wt[i].type) : missing_link(oid, wt[i].type);
+	}
+}
+
+/* The link to oid from the cache, or queued in wt (resolved by the time
+ * the batch is full or the object is done). */
+static inline void link_or_want(struct want *wt, size_t *n, const struct object_id *oid,
+				enum object_type type, uint32_t *slot)
+{
+	struct lcache_entry *ce = lcache_slot(oid);
+
+	if (ce->pos1 && oideq(&ce->oid, oid)) {
+		*slot = (ce->pos1 - 1) | (uint32_t)type << 28;
+		return;
+	}
+	want_add(wt, n, oid, type, slot);
+	if (*n == WANT_BATCH) {
+		want_resolve(wt, *n);
+		*n = 0;
+	}
 }
 
 /*
@@ -394,8 +487,9 @@ static int parse_refuses(enum object_type type, const char *buf, size_t len,
 static uint32_t *collect_links(enum object_type type, const char *buf, size_t len)
 {
 	uint32_t *l;
-	size_t nr = 1, bound;
-	struct object_id x;
+	size_t nr = 1, bound, nw = 0;
+	struct object_id x[2];
+	struct want wt[WANT_BATCH];
 
 	/* A tree entry takes at least a NUL and an id (21 bytes), a parent
 	 * line 48. */
@@ -418,24 +512,31 @@ static uint32_t *collect_links(enum object_type type, const char *buf, size_t le
 				t = OBJ_BLOB;
 			else
 				continue;
-			l[nr++] = link_to(e.oid, t);
+			link_or_want(wt, &nw, e.oid, t, &l[nr++]);
 		}
 	} else if (type == OBJ_COMMIT) {
 		const char *p = buf + 5, *end = buf + len;
-		get_oid_hex(p, &x);
-		l[nr++] = link_to(&x, OBJ_TREE);
+		get_oid_hex(p, &x[0]);
+		link_or_want(wt, &nw, &x[0], OBJ_TREE, &l[nr++]);
 		p += HEX_SZ + 1;
 		while (nr < bound && p + 7 + HEX_SZ < end && !memcmp(p, "parent ", 7) &&
-		       !get_oid_hex(p + 7, &x)) {
-			l[nr++] = link_to(&x, OBJ_COMMIT);
+		       !get_oid_hex(p + 7, &x[1])) {
+			/* Parents one at a time: x[1] is reused. */
+			if (nw) {
+				want_resolve(wt, nw);
+				nw = 0;
+			}
+			l[nr++] = link_to(&x[1], OBJ_COMMIT);
 			p += 7 + HEX_SZ + 1;
 		}
 	} else if (type == OBJ_TAG) {
 		const char *p = buf + 7 + HEX_SZ + 1 + 5;
 		const char *nl = memchr(p, '\n', buf + len - p);
-		get_oid_hex(buf + 7, &x);
-		l[nr++] = link_to(&x, type_from_string(p, nl - p));
+		get_oid_hex(buf + 7, &x[0]);
+		l[nr++] = link_to(&x[0], type_from_string(p, nl - p));
 	}
+	if (nw)
+		want_resolve(wt, nw);
 	links_trim(bound, nr);
 	l[0] = (uint32_t)(nr - 1);
 	return l;
