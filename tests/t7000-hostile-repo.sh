@@ -308,12 +308,14 @@ test_expect_success 'loose objects with huge sizes in their headers' '
 	for h in "blob 999999999999999999" "blob 18446744073709551609"; do
 		o=$(loose_object "$h" "abc") && all_obj_cmds $o || exit 1
 	done &&
-	# git tries to allocate the size (out of memory under the bounds).
+	# git allocates the size it is told; what follows depends on the
+	# memory it may use (out of memory under our bounds, exit 0 without).
+	# mini-git refuses a size zlib cannot reach from the length of the file.
 	for h in "commit 4294967296" "tree 2147483648"; do
 		o=$(loose_object "$h" "abc") &&
 		hostile cat-file -t $o &&
 		hostile cat-file -s $o &&
-		hostile -c cat-file -p $o || exit 1
+		mini_only 128 "corrupt" cat-file -p $o || exit 1
 	done &&
 	for h in "blob 18446744073709551616" "blob 9999999999999999999999999999"; do
 		o=$(loose_object "$h" "abc") && all_obj_cmds $o -c || exit 1
