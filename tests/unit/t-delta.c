@@ -3,15 +3,9 @@
  * writing out of bounds (run it under SANITIZE=1). Prints TAP. */
 #include "lib/util.h"
 #include "odb/delta.h"
+#include "tests/unit/tap.h"
 
-static int test_no, failed;
-
-static void ok(int cond, const char *what)
-{
-	printf("%sok %d - %s\n", cond ? "" : "not ", ++test_no, what);
-	if (!cond)
-		failed++;
-}
+#define ok(cond, what) check((cond), "%s", (what))
 
 /* Appends a size varint. */
 static size_t put_size(unsigned char *p, uint64_t v)
@@ -142,6 +136,5 @@ int main(void)
 	ok(!delta_header_sizes(d.buf, d.len, &b, &r) && b == 300 && r == 70000, "delta_header_sizes");
 	ok(delta_header_sizes(d.buf, 1, &b, &r) < 0, "delta_header_sizes on a cut header");
 
-	printf("1..%d\n", test_no);
-	return failed != 0;
+	return tap_done();
 }

@@ -2,24 +2,9 @@
  * buffers, including truncated ones: every parse runs on an exact-size
  * heap copy so that ASan catches a read past the end. Prints TAP. */
 #include "odb/object.h"
+#include "tests/unit/tap.h"
 #include <fcntl.h>
 
-static int test_no, failed;
-
-FORMAT_PRINTF(2, 3)
-static int check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", ok ? "" : "not ", ++test_no);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!ok)
-		failed++;
-	return ok;
-}
 
 /* An exact-size copy: no NUL after the end, so over-reads are caught. */
 static char *exact(const char *s, size_t len)
@@ -252,6 +237,5 @@ int main(void)
 	test_idents();
 	test_tags();
 	test_trees();
-	printf("1..%d\n", test_no);
-	return failed ? 1 : 0;
+	return tap_done();
 }

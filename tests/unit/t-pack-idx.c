@@ -6,19 +6,12 @@
 #include "lib/util.h"
 #include "odb/pack-idx.h"
 #include "sha1/sha1.h"
+#include "tests/unit/tap.h"
 #include <sys/wait.h>
 
 #define NR 200000
 
-static int test_no, failed;
-
-static void ok(int cond, const char *what)
-{
-	printf("%sok %d - %s\n", cond ? "" : "not ", ++test_no, what);
-	fflush(stdout);
-	if (!cond)
-		failed++;
-}
+#define ok(cond, what) check((cond), "%s", (what))
 
 static void put32(unsigned char *p, uint32_t v)
 {
@@ -240,6 +233,5 @@ int main(void)
 	ok(pack_idx_init(&idx, m, len, "v3.idx") < 0, "unknown version");
 	free(m);
 	free(ids);
-	printf("1..%d\n", test_no);
-	return failed != 0;
+	return tap_done();
 }

@@ -6,22 +6,11 @@
 #include "lib/repo.h"
 #include "refs/refs.h"
 #include "refs/refs-internal.h"
+#include "tests/unit/tap.h"
 #include <fcntl.h>
 #include <sys/stat.h>
 
-static int test_no, failed;
 
-static void check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-	printf("%sok %d - ", ok ? "" : "not ", ++test_no);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!ok)
-		failed = 1;
-}
 
 static void write_file(const char *path, const char *text)
 {
@@ -151,13 +140,11 @@ int main(void)
 	check(!refs_read("refs/heads/crlf", &oid), "trailing CR LF accepted");
 	check(!refs_resolve("refs/heads/bad", &oid, &flags) && (flags & REF_ISBROKEN), "garbage is broken");
 
-	printf("1..%d\n", test_no);
 	strbuf_release(&big);
 	if (chdir("/") == 0) {
 		char cmd[64];
 		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-		if (system(cmd))
-			failed = 1;
+		check(!system(cmd), "scratch directory removed");
 	}
-	return failed;
+	return tap_done();
 }

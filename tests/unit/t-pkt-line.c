@@ -5,22 +5,11 @@
 #include "remote/pkt-line.h"
 #include "remote/remote.h"
 #include "remote/transport.h"
+#include "tests/unit/tap.h"
 #include <fcntl.h>
 #include <sys/wait.h>
 
-static int test_no, failed;
 
-FORMAT_PRINTF(2, 3)
-static void check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-	printf("%sok %d - ", ok ? "" : "not ", ++test_no);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	failed += !ok;
-}
 
 /* A reader over the given bytes (through a pipe, as from a helper). */
 static void reader_over(struct pkt_reader *r, const void *data, size_t len)
@@ -188,6 +177,5 @@ int main(void)
 	test_text_lines();
 	test_refspec();
 	test_urls();
-	printf("1..%d\n", test_no);
-	return failed != 0;
+	return tap_done();
 }

@@ -1,24 +1,19 @@
 /* t-refname: check_refname_format against git's rules, name by name. */
 #include "lib/util.h"
 #include "refs/refs.h"
+#include "tests/unit/tap.h"
 
-static int test_no, failed;
-
-static void check(int ok, const char *what, const char *name, unsigned flags)
-{
-	printf("%sok %d - %s '%s' (flags %u)\n", ok ? "" : "not ", ++test_no, what, name, flags);
-	if (!ok)
-		failed = 1;
-}
+#define check_name(cond, what, name, flags) \
+	check((cond), "%s '%s' (flags %u)", (what), (name), (flags))
 
 static void good(const char *name, unsigned flags)
 {
-	check(check_refname_format(name, flags) == 0, "accepts", name, flags);
+	check_name(check_refname_format(name, flags) == 0, "accepts", name, flags);
 }
 
 static void bad(const char *name, unsigned flags)
 {
-	check(check_refname_format(name, flags) != 0, "rejects", name, flags);
+	check_name(check_refname_format(name, flags) != 0, "rejects", name, flags);
 }
 
 int main(void)
@@ -62,6 +57,5 @@ int main(void)
 	bad("", one);
 	bad(".", one);
 	bad("..", one);
-	printf("1..%d\n", test_no);
-	return failed;
+	return tap_done();
 }
