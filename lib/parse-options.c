@@ -104,6 +104,8 @@ static int apply(struct state *st, const struct option *o, int unset,
 	if (!takes_arg(o) || unset) {
 		if (arg)
 			fail(st, is_long ? "option `%s' takes no value" : "switch `%s' takes no value", name);
+	} else if (!arg && !next && (o->flags & PARSE_OPT_LASTARG_DEFAULT)) {
+		arg = (const char *)o->defval;
 	} else if (!arg && !(o->flags & PARSE_OPT_OPTARG)) {
 		if (!next)
 			fail(st, is_long ? "option `%s' requires a value" : "switch `%s' requires a value", name);

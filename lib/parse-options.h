@@ -22,6 +22,9 @@ enum {
 	PARSE_OPT_NONEG = 4,    /* no --no-x form */
 	PARSE_OPT_HIDDEN = 8,   /* not shown in usage */
 	PARSE_OPT_LITERAL_ARGHELP = 16,
+	/* the argument may be left out only when the option is the last
+	 * word of the command line: defval (a string) is used then */
+	PARSE_OPT_LASTARG_DEFAULT = 32,
 };
 
 /* flags for parse_options() */
