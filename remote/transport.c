@@ -24,19 +24,6 @@ const char *url_helper_scheme(const char *url)
 	return NULL;
 }
 
-char *url_strip_credentials(const char *url)
-{
-	const char *s = strstr(url, "://"), *host, *slash, *at;
-	if (!s)
-		return xstrdup(url);
-	host = s + 3;
-	slash = strchr(host, '/');
-	at = memchr(host, '@', slash ? (size_t)(slash - host) : strlen(host));
-	if (!at)
-		return xstrdup(url);
-	return xstrfmt("%.*s%s", (int)(host - url), url, at + 1);
-}
-
 char *url_guess_dir(const char *url, int bare)
 {
 	const char *start = url, *end = url + strlen(url), *p;

@@ -4,6 +4,7 @@
 #ifndef REMOTE_TRANSPORT_H
 #define REMOTE_TRANSPORT_H
 
+#include "lib/url.h"
 #include "lib/hex.h"
 #include "lib/strbuf.h"
 #include "lib/run-command.h"
@@ -34,7 +35,6 @@ struct transport {
 /* "http", "https": the scheme a helper serves, else NULL. */
 const char *url_helper_scheme(const char *url);
 /* The URL with any "user:password@" removed (malloc'ed). */
-char *url_strip_credentials(const char *url);
 /* The directory name git clone picks for a URL ("x" for .../x.git/). */
 char *url_guess_dir(const char *url, int bare);
 

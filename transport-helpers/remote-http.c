@@ -13,6 +13,7 @@
  *
  * Responses are streamed, never held whole: memory stays bounded whatever
  * the server sends. Error messages are git's (URLs without credentials). */
+#include "lib/url.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
 #include "remote/pkt-line.h"
@@ -23,20 +24,6 @@ static char *base_url;      /* without trailing slashes */
 static char *anon_url;      /* same, credentials removed, for messages */
 static int proto_v2;
 static char curl_err[CURL_ERROR_SIZE];
-
-static char *strip_credentials(const char *url)
-{
-	const char *scheme_end = strstr(url, "://");
-	const char *host, *at, *slash;
-	if (!scheme_end)
-		return xstrdup(url);
-	host = scheme_end + 3;
-	slash = strchr(host, '/');
-	at = memchr(host, '@', slash ? (size_t)(slash - host) : strlen(host));
-	if (!at)
-		return xstrdup(url);
-	return xstrfmt("%.*s%s", (int)(host - url), url, at + 1);
-}
 
 static int read_cmd_line(struct strbuf *sb)
 {
@@ -345,7 +332,7 @@ int main(int argc, const char **argv)
 	base_url = xstrdup(url);
 	while (ends_with(base_url, "/") && strlen(base_url) > 1)
 		base_url[strlen(base_url) - 1] = 0;
-	anon_url = strip_credentials(base_url);
+	anon_url = url_strip_credentials(base_url);
 
 	if (curl_global_init(CURL_GLOBAL_ALL) != CURLE_OK)
 		die("curl_global_init failed");
