@@ -648,8 +648,11 @@ static int check_obj(struct fobj *o, enum object_type type, const char *buf, siz
 	o->type = type;
 	__atomic_store_n(&o->stage, current_stage, __ATOMIC_RELEASE);
 	__atomic_fetch_or(&o->flags, HAS_OBJ, __ATOMIC_ACQ_REL);
+	/* Tested first: a store to a byte already set would still take the
+	 * line away from the other threads' caches. */
 	for (uint32_t i = 1; i <= o->links[0]; i++)
-		if (!(o->links[i] & LINK_MISSING))
+		if (!(o->links[i] & LINK_MISSING) &&
+		    !__atomic_load_n(&used_map[LINK_INDEX(o->links[i])], __ATOMIC_RELAXED))
 			__atomic_store_n(&used_map[LINK_INDEX(o->links[i])], 1, __ATOMIC_RELAXED);
 	if (type == OBJ_TREE && tree_first_entry_bad(buf, len, &why)) {
 		msg_add(m, 1, "error: %s", why);

@@ -47,7 +47,7 @@ static void run_one(struct thread_pool *p, int worker)
 	p->head = t->next;
 	if (!p->head)
 		p->tail = NULL;
-	p->pending--;
+	__atomic_store_n(&p->pending, p->pending - 1, __ATOMIC_RELAXED);
 	p->running++;
 	t->next = p->free_tasks;
 	p->free_tasks = t;
@@ -129,19 +129,17 @@ void thread_pool_add(struct thread_pool *p, thread_pool_fn fn, void *arg)
 	else
 		p->head = t;
 	p->tail = t;
-	p->pending++;
+	__atomic_store_n(&p->pending, p->pending + 1, __ATOMIC_RELAXED);
 	if (p->threads)
 		pthread_cond_signal(&p->work);
 	pthread_mutex_unlock(&p->lock);
 }
 
+/* Read without the lock: callers use it as a hint, once per delta child,
+ * and taking the lock there made the threads queue on it. */
 size_t thread_pool_pending(struct thread_pool *p)
 {
-	size_t n;
-	pthread_mutex_lock(&p->lock);
-	n = p->pending;
-	pthread_mutex_unlock(&p->lock);
-	return n;
+	return __atomic_load_n(&p->pending, __ATOMIC_RELAXED);
 }
 
 void thread_pool_wait(struct thread_pool *p)

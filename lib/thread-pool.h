@@ -26,8 +26,9 @@ int thread_pool_threads(const struct thread_pool *p);
 /* Queue fn(arg). Safe from any thread, including from inside a task. */
 void thread_pool_add(struct thread_pool *p, thread_pool_fn fn, void *arg);
 
-/* Tasks queued and not yet started: a task may run a child inline rather
- * than queue it when this is large (bounds memory held by queued work). */
+/* Tasks queued and not yet started (a snapshot, read without the lock): a
+ * task may run a child inline rather than queue it when this is large
+ * (bounds memory held by queued work). */
 size_t thread_pool_pending(struct thread_pool *p);
 
 /* Block until every queued task, and every task they queue, has finished. */

@@ -62,7 +62,8 @@ struct walk {
 	struct ref_child *refs;
 	uint32_t nr_refs;
 	pthread_mutex_t err_lock;
-	uint32_t resolved, failed;
+	uint32_t failed;
+	struct worker_count *count;  /* per worker: no line shared per object */
 	uint64_t data_end;       /* len - 20: where the trailer starts */
 	z_stream *zs;            /* one per worker */
 	char *zs_ready;
@@ -72,6 +73,11 @@ struct walk {
 };
 
 static uint32_t progress_count;
+
+struct worker_count {
+	uint32_t resolved, unreported;
+	char pad[56];
+};
 
 uint32_t pack_walk_progress(void)
 {
@@ -1033,11 +1039,33 @@ static void deliver(struct walk *w, uint32_t nr, struct pw_base *b,
 	struct pack_walk_object o;
 	struct sha1_ctx c;
 
-	hash_object_header(&c, type_name(b->type), b->size);
+	{
+		/* "<type> <size>\0", formatted here: snprintf per object showed. */
+		char hdr[48], digits[24];
+		const char *tn = type_name(b->type);
+		size_t tl = strlen(tn), nd = 0, v = b->size;
+		do {
+			digits[nd++] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+		memcpy(hdr, tn, tl);
+		hdr[tl++] = ' ';
+		while (nd)
+			hdr[tl++] = digits[--nd];
+		hdr[tl++] = '\0';
+		sha1_init(&c);
+		sha1_update(&c, hdr, tl);
+	}
 	sha1_update(&c, b->data, b->size);
 	sha1_final(b->oid.hash, &c);
-	__atomic_add_fetch(&w->resolved, 1, __ATOMIC_RELAXED);
-	__atomic_add_fetch(&progress_count, 1, __ATOMIC_RELAXED);
+	{
+		struct worker_count *wc = &w->count[worker];
+		wc->resolved++;
+		if (++wc->unreported == 64) {
+			__atomic_add_fetch(&progress_count, wc->unreported, __ATOMIC_RELAXED);
+			wc->unreported = 0;
+		}
+	}
 	if (!w->opts->object)
 		return;
 	memset(&o, 0, sizeof(o));
@@ -1584,6 +1612,7 @@ int pack_walk(const void *pack, size_t len, const struct pack_walk_opts *opts,
 	w.zs = xcalloc(w.nthreads, sizeof(*w.zs));
 	w.zs_ready = xcalloc(w.nthreads, 1);
 	w.inf = xcalloc(w.nthreads, sizeof(*w.inf));
+	w.count = xcalloc(w.nthreads, sizeof(*w.count));
 	{
 		const char *e = getenv("MINI_GIT_INFLATE");
 		w.no_fast_inflate = e && !strcmp(e, "zlib");
@@ -1651,7 +1680,10 @@ out:
 	thread_pool_wait(w.pool);
 	if (opts->verify_checksum && !res->checksum_ok && ret == 0)
 		ret = 1;
-	res->nr_resolved = w.resolved;
+	for (i = 0; i < (uint32_t)w.nthreads; i++) {
+		res->nr_resolved += w.count[i].resolved;
+		__atomic_add_fetch(&progress_count, w.count[i].unreported, __ATOMIC_RELAXED);
+	}
 	res->nr_failed = w.failed;
 	if (own_pool)
 		thread_pool_free(w.pool);
@@ -1661,6 +1693,7 @@ out:
 	for (i = 0; i < (uint32_t)w.nthreads; i++)
 		free(w.inf[i]);
 	free(w.inf);
+	free(w.count);
 	free(w.zs);
 	free(w.zs_ready);
 	free(w.e);
