@@ -14,7 +14,6 @@
 #include "remote/checkout.h"
 #include "remote/index-pack.h"
 #include "remote/transport.h"
-#include "remote/ident.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -93,7 +92,7 @@ static void append_reflog(const char *gitdir, const char *ref, const struct obje
 	char *path = xstrfmt("%s/logs/%s", gitdir, ref);
 	int fd;
 	strbuf_addf(&sb, "%s %s ", oid_to_hex(&(struct object_id){ { 0 } }), oid_to_hex(oid));
-	ident_committer(&sb);
+	reflog_ident(&sb);
 	strbuf_addf(&sb, "\t%s\n", msg);
 	if (mkdir_leading(path) < 0)
 		die_errno("unable to create directories for '%s'", path);

@@ -37,7 +37,6 @@ int read_loose_ref_fresh(const char *name, struct object_id *oid, struct strbuf 
 void ref_path(struct strbuf *sb, const char *name);
 
 /* Reflog identity "Name <email> <time> <tz>" as git builds it. */
-void reflog_ident(struct strbuf *sb);
 int reflog_append(const char *name, const struct object_id *old_oid,
 		  const struct object_id *new_oid, const char *msg, int force_create);
 int should_autocreate_reflog(const char *name);

@@ -105,4 +105,9 @@ int refs_for_each_reflog_entry(const char *name, reflog_cb cb, void *data);
 /* Names of all refs that have a reflog (logs/HEAD, logs/refs/...). */
 int refs_for_each_reflog(ref_cb cb, void *data);
 
+/* "Name <email> <time> <tz>" of the committer, for reflog entries:
+ * GIT_COMMITTER_NAME/EMAIL/DATE, else user.name/user.email, else the
+ * passwd entry and user@host, at the current time. */
+void reflog_ident(struct strbuf *sb);
+
 #endif
