@@ -91,6 +91,28 @@ static int cmp_fobj(const void *a, const void *b)
 
 /* First-two-bytes fan-out over the sorted table: a lookup (one per tree
  * entry, so millions) compares against a handful of ids. */
+/*
+ * Zeroed memory for the big tables (tens of megabytes), with transparent
+ * huge pages where the kernel gives them on request: filling them a 4 KiB
+ * fault at a time cost more than the filling, often on one thread.
+ * NULL below 4 MiB or when the mapping fails: use malloc then. Those
+ * that live as long as the command are never unmapped.
+ */
+static void *huge_zalloc(size_t bytes)
+{
+	void *p;
+
+	if (bytes < (4u << 20))
+		return NULL;
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
 static uint32_t *fan;
 /* Bytes 2-9 of each id as one integer, beside the table: the ids of one
  * fan-out bucket then share a cache line or two, and only a key that
@@ -106,7 +128,9 @@ static void build_fanout(void)
 {
 	size_t i = 0;
 	fan = xmalloc(65537 * sizeof(*fan));
-	keys = xmalloc((nr_objs + 1) * sizeof(*keys));
+	keys = huge_zalloc((nr_objs + 1) * sizeof(*keys));
+	if (!keys)
+		keys = xmalloc((nr_objs + 1) * sizeof(*keys));
 	for (uint32_t k = 0; k < 65536; k++) {
 		while (i < nr_objs && (uint32_t)(objs[i].oid.hash[0] << 8 | objs[i].oid.hash[1]) < k) {
 			keys[i] = key64(objs[i].oid.hash);
@@ -141,8 +165,12 @@ static struct fobj *find_obj(const struct object_id *oid)
 	return NULL;
 }
 
+static int table_mapped;  /* objs was mapped: it must not be realloc'ed */
+
 static void add_id(const unsigned char *id, uint8_t where)
 {
+	if (table_mapped && nr_objs + 1 > alloc_objs)
+		BUG("fsck table full");
 	ALLOC_GROW(objs, nr_objs + 1, alloc_objs);
 	memset(&objs[nr_objs], 0, sizeof(objs[0]));
 	memcpy(objs[nr_objs].oid.hash, id, RAW_SZ);
@@ -157,7 +185,8 @@ static size_t nr_runs, alloc_runs;
 
 static void end_run(void)
 {
-	if (nr_runs && runs[nr_runs - 1] == nr_objs)
+	/* No empty runs: one would cost a merge pass over the table. */
+	if ((nr_runs ? runs[nr_runs - 1] : 0) == nr_objs)
 		return;
 	ALLOC_GROW(runs, nr_runs + 1, alloc_runs);
 	runs[nr_runs++] = nr_objs;
@@ -367,7 +396,9 @@ static uint32_t *links_reserve(size_t n)
 
 	if (!c || c->size - c->used < n) {
 		size_t sz = n > CHUNK_WORDS ? n : CHUNK_WORDS;
-		c = xmalloc(sizeof(*c) + sz * sizeof(uint32_t));
+		c = huge_zalloc(sizeof(*c) + sz * sizeof(uint32_t));
+		if (!c)
+			c = xmalloc(sizeof(*c) + sz * sizeof(uint32_t));
 		c->used = 0;
 		c->size = sz;
 		pthread_mutex_lock(&chunk_lock);
@@ -1090,6 +1121,8 @@ static int cmp_pack(const void *a, const void *b)
 struct pack_ctx {
 	struct fpack *f;
 	struct msgs **msgs;   /* per entry in pack order, allocated on need */
+	size_t msgs_mapped;   /* bytes, when msgs was mapped */
+	uint32_t nr_msgs;
 	int err;              /* git's verify_pack() result */
 	int obj_err;
 	pthread_mutex_t lock;
@@ -1102,6 +1135,7 @@ static struct msgs *entry_msgs(struct pack_ctx *c, uint32_t nr)
 		strbuf_init(&m->out, 0);
 		strbuf_init(&m->err, 0);
 		c->msgs[nr] = m;
+		__atomic_add_fetch(&c->nr_msgs, 1, __ATOMIC_RELAXED);
 	}
 	return c->msgs[nr];
 }
@@ -1260,7 +1294,12 @@ static void verify_one_pack(struct fpack *f)
 	pack_advise_walk(&f->p);
 	memset(&c, 0, sizeof(c));
 	c.f = f;
-	c.msgs = xcalloc(f->p.idx.nr + 1, sizeof(*c.msgs));
+	c.msgs_mapped = ((size_t)f->p.idx.nr + 1) * sizeof(*c.msgs);
+	c.msgs = huge_zalloc(c.msgs_mapped);
+	if (!c.msgs) {
+		c.msgs_mapped = 0;
+		c.msgs = xcalloc(f->p.idx.nr + 1, sizeof(*c.msgs));
+	}
 	memset(&opts, 0, sizeof(opts));
 	opts.idx = &f->p.idx;
 	opts.pool = pool;
@@ -1286,24 +1325,55 @@ static void verify_one_pack(struct fpack *f)
 		error("%s pack checksum does not match its index", f->name);
 		err = 1;
 	}
-	for (uint32_t i = 0; i < f->p.idx.nr; i++)
+	for (uint32_t i = 0; c.nr_msgs && i < f->p.idx.nr; i++)
 		if (c.msgs[i]) {
 			msg_flush(c.msgs[i]);
 			free(c.msgs[i]);
 		}
-	free(c.msgs);
+	if (c.msgs_mapped)
+		munmap(c.msgs, c.msgs_mapped);
+	else
+		free(c.msgs);
 	if (err || c.err)
 		errors_found |= ERROR_PACK;
 }
 
+/* Room for all ids at once (loose ones are in already). */
+static void table_reserve(size_t total)
+{
+	struct fobj *t;
+
+	if (total <= alloc_objs)
+		return;
+	t = huge_zalloc((total + 1) * sizeof(*objs));
+	if (!t) {
+		ALLOC_GROW(objs, total, alloc_objs);
+		return;
+	}
+	if (nr_objs)
+		memcpy(t, objs, nr_objs * sizeof(*objs));
+	free(objs);
+	objs = t;
+	alloc_objs = total;
+	table_mapped = 1;
+}
+
 static int open_packs(void)
 {
+	size_t total = nr_objs;
+
 	for (size_t i = 0; i < nr_packs; i++) {
 		struct fpack *f = &packs[i];
 		if (pack_open_index(&f->p) < 0)
 			continue;
 		f->usable = 1;
-		ALLOC_GROW(objs, nr_objs + f->p.idx.nr, alloc_objs);
+		total += f->p.idx.nr;
+	}
+	table_reserve(total);
+	for (size_t i = 0; i < nr_packs; i++) {
+		struct fpack *f = &packs[i];
+		if (!f->usable)
+			continue;
 		for (uint32_t k = 0; k < f->p.idx.nr; k++) {
 			struct fobj *o = &objs[nr_objs++];
 			memcpy(o->oid.hash, pack_idx_id(&f->p.idx, k), RAW_SZ);
