@@ -22,6 +22,8 @@
 
 enum { ST_PENDING, ST_CLAIMED, ST_FAILED };
 
+#define BUCKET_SHIFT 16
+
 struct pw_entry {
 	uint64_t offset, end;    /* [offset, end): header, base ref, zlib data */
 	uint64_t size;           /* from the header (a delta's own size) */
@@ -72,6 +74,8 @@ struct walk {
 	int no_fast_inflate;     /* MINI_GIT_INFLATE=zlib: zlib only */
 	int base_nr_known;       /* OFS_DELTA bases found by the scan tasks */
 	size_t e_mapped;         /* e was mapped (bytes), not malloc'ed */
+	uint32_t *bucket;        /* idx mode: first entry of each 64 KiB */
+	uint32_t nr_buckets;
 };
 
 static uint32_t progress_count;
@@ -1310,7 +1314,8 @@ static void *entries_alloc(size_t n, size_t *mapped)
 
 static int32_t find_entry_at(struct walk *w, uint64_t off);
 
-/* idx mode, first pass over a slice: headers, and the entry number of
+/* idx mode, first pass over a slice: the index's CRC and the caller's tag
+ * of each entry, headers, and the entry number of
  * each OFS_DELTA base (a search each, so better here on all threads than
  * in link_children()). */
 static void scan_task_run(void *arg, int worker UNUSED)
@@ -1318,8 +1323,15 @@ static void scan_task_run(void *arg, int worker UNUSED)
 	struct range_task *t = arg;
 	struct walk *w = t->w;
 
+	const struct pack_idx *idx = w->opts->idx;
+
 	for (uint32_t i = t->from; i < t->to; i++) {
 		struct pw_entry *e = &w->e[i];
+		/* Scattered reads of the index, here on all threads. */
+		if (idx->version >= 2)
+			e->idx_crc = pack_idx_crc(idx, e->idx_pos);
+		if (w->opts->tags)
+			e->tag = w->opts->tags[e->idx_pos];
 		if (e->state == ST_FAILED)
 			continue;
 		if (decode_entry(w, e, e->end) < 0) {
@@ -1367,6 +1379,13 @@ static int cmp_ref_child(const void *a, const void *b)
 static int32_t find_entry_at(struct walk *w, uint64_t off)
 {
 	uint32_t lo = 0, hi = w->n;
+	if (w->bucket) {
+		uint64_t b = off >> BUCKET_SHIFT;
+		if (b >= w->nr_buckets)
+			return -1;
+		lo = w->bucket[b];
+		hi = w->bucket[b + 1];
+	}
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		if (w->e[mid].offset < off)
@@ -1439,12 +1458,16 @@ static void entries_from_idx(struct walk *w)
 		QSORT(w->e, w->n, cmp_entry_offset);
 	}
 	free(keys);
+	/* First entry at or after each 64 KiB of the pack, for find_entry_at(). */
+	w->nr_buckets = (uint32_t)(w->data_end >> BUCKET_SHIFT) + 1;
+	w->bucket = xmalloc(((size_t)w->nr_buckets + 1) * sizeof(*w->bucket));
+	for (uint32_t b = 0, k = 0; b <= w->nr_buckets; b++) {
+		while (k < w->n && w->e[k].offset < (uint64_t)b << BUCKET_SHIFT)
+			k++;
+		w->bucket[b] = k;
+	}
 	for (i = 0; i < w->n; i++) {
 		struct pw_entry *e = &w->e[i];
-		if (idx->version >= 2)
-			e->idx_crc = pack_idx_crc(idx, e->idx_pos);
-		if (w->opts->tags)
-			e->tag = w->opts->tags[e->idx_pos];
 		e->end = i + 1 < w->n ? w->e[i + 1].offset : w->data_end;
 		if (e->offset < 12 || e->offset >= w->data_end || e->end <= e->offset ||
 		    e->end > w->data_end) {
@@ -1725,6 +1748,7 @@ out:
 		munmap(w.e, w.e_mapped);
 	else
 		free(w.e);
+	free(w.bucket);
 	free(w.child_start);
 	free(w.child);
 	free(w.refs);
