@@ -1505,8 +1505,77 @@ static void reread_broken(struct fobj *o)
 	free(d);
 }
 
+/*
+ * When every object in the table was verified and no link is missing,
+ * the walk can print nothing: only the reachable set is wanted, and the
+ * threads share the walk, claiming objects in reach_map. A task whose
+ * stack grows hands half of it to another task while one is idle.
+ */
+static int all_verified;
+static void trav_task_run(void *arg, int worker);
+
+struct trav_task {
+	size_t n;
+	uint32_t items[];
+};
+
+static void trav_add(const uint32_t *items, size_t n)
+{
+	struct trav_task *t = xmalloc(sizeof(*t) + n * sizeof(uint32_t));
+	t->n = n;
+	memcpy(t->items, items, n * sizeof(uint32_t));
+	thread_pool_add(pool, trav_task_run, t);
+}
+
+static void trav_task_run(void *arg, int worker UNUSED)
+{
+	struct trav_task *t = arg;
+	uint32_t *st = NULL;
+	size_t sp = 0, alloc = 0;
+
+	ALLOC_GROW(st, t->n, alloc);
+	memcpy(st, t->items, t->n * sizeof(uint32_t));
+	sp = t->n;
+	free(t);
+	while (sp) {
+		uint32_t *l = objs[st[--sp]].links;
+		if (!l)
+			continue;
+		ALLOC_GROW(st, sp + l[0], alloc);
+		for (uint32_t i = 1; i <= l[0]; i++) {
+			uint32_t x = LINK_INDEX(l[i]);
+			if (__atomic_load_n(&reach_map[x], __ATOMIC_RELAXED) ||
+			    __atomic_exchange_n(&reach_map[x], 1, __ATOMIC_RELAXED))
+				continue;
+			if (objs[x].type != OBJ_BLOB)
+				st[sp++] = x;
+		}
+		if (sp >= 64 && thread_pool_pending(pool) < (size_t)thread_pool_threads(pool)) {
+			trav_add(st, sp / 2);
+			memmove(st, st + sp / 2, (sp - sp / 2) * sizeof(uint32_t));
+			sp -= sp / 2;
+		}
+	}
+	free(st);
+}
+
+static void traverse_parallel(void)
+{
+	for (size_t i = 0; i < nr_pending; i += 64)
+		trav_add(pending + i, nr_pending - i < 64 ? nr_pending - i : 64);
+	nr_pending = 0;
+	thread_pool_wait(pool);
+	for (size_t i = 0; i < nr_objs; i++)
+		if (reach_map[i])
+			objs[i].flags |= REACHABLE;
+}
+
 static void traverse(void)
 {
+	if (all_verified && pool && thread_pool_threads(pool) > 1) {
+		traverse_parallel();
+		return;
+	}
 	while (nr_pending) {
 		uint32_t r = pending[--nr_pending];
 		struct fobj *p = link_target(r);
@@ -1545,6 +1614,7 @@ static void mark_used_links(void)
 		need = !(objs[i].flags & HAS_OBJ);
 	for (size_t i = 0; i < nr_virtual && !need; i++)
 		need = !virt[i].type;
+	all_verified = !need && !nr_virtual;
 	if (!need)
 		return;
 	for (size_t i = 0; i < nr_objs; i++) {
@@ -1936,7 +2006,6 @@ int cmd_fsck(int argc, const char **argv)
 				verify_one_pack(&packs[i]);
 				verified_before = 1;
 			}
-			thread_pool_free(pool);
 			if (some_pack_unusable)
 				recompute_in_pack();
 		}
@@ -1960,6 +2029,7 @@ int cmd_fsck(int argc, const char **argv)
 	}
 	index_roots();
 	check_connectivity();
+	thread_pool_free(pool);
 	fflush(stdout);
 	return errors_found;
 }
