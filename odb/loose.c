@@ -2,10 +2,12 @@
 #include "lib/util.h"
 #include "odb/loose.h"
 #include "sha1/object-hash.h"
+#include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <zlib.h>
 
 #define MAX_HEADER_LEN 32
@@ -81,46 +83,98 @@ static int parse_header(const char *h, enum object_type *type, size_t *size)
 	return 0;
 }
 
+/* A loose object's compressed bytes. Most are a few hundred bytes: they
+ * are read into the caller's buffer with one read() (a short read of a
+ * regular file is its end), so open, read, close; a file that fills the
+ * buffer is mapped instead. */
+#define LOOSE_READ_BUF 16384
+
+struct loose_bytes {
+	const unsigned char *p;
+	size_t len;
+	void *map;   /* when mapped */
+};
+
+/* 1 with lb filled, 0 no such file, -1 failure with errno set (EINVAL:
+ * an empty file). */
+static int loose_bytes_get(const char *path, unsigned char *buf, struct loose_bytes *lb,
+			   int noatime)
+{
+	struct stat st;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | (noatime ? O_NOATIME : 0));
+
+	if (fd < 0 && noatime && errno == EPERM)
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	lb->map = NULL;
+	n = xread(fd, buf, LOOSE_READ_BUF);
+	if (n >= 0 && n < LOOSE_READ_BUF) {
+		close(fd);
+		if (!n) {
+			errno = EINVAL;
+			return -1;
+		}
+		lb->p = buf;
+		lb->len = (size_t)n;
+		return 1;
+	}
+	if (n < 0 || fstat(fd, &st) < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	lb->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (lb->map == MAP_FAILED) {
+		lb->map = NULL;
+		errno = ENOMEM;
+		return -1;
+	}
+	lb->p = lb->map;
+	lb->len = (size_t)st.st_size;
+	return 1;
+}
+
+static void loose_bytes_release(struct loose_bytes *lb)
+{
+	if (lb->map)
+		munmap(lb->map, lb->len);
+	lb->map = NULL;
+}
+
 int loose_read(const char *objdir, const struct object_id *oid,
 	       enum object_type *type, size_t *size, void **data)
 {
 	struct strbuf path = STRBUF_INIT;
-	unsigned char hdr[MAX_HEADER_LEN + 1];
-	unsigned char *map, *buf = NULL;
-	struct stat st;
+	unsigned char hdr[MAX_HEADER_LEN + 1], inbuf[LOOSE_READ_BUF];
+	unsigned char *buf = NULL;
+	struct loose_bytes lb;
 	z_stream zs;
-	int fd, zst, ret = -1;
+	int r, zst, ret = -1;
 	size_t hlen, got;
 	char *nul;
 
 	loose_path(&path, objdir, oid);
-	fd = open(path.buf, O_RDONLY | O_CLOEXEC | O_NOATIME);
-	if (fd < 0 && errno == EPERM)
-		fd = open(path.buf, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = errno == ENOENT ? 0 : error_errno("unable to open loose object %s", oid_to_hex(oid));
-		strbuf_release(&path);
-		return ret;
-	}
-	if (fstat(fd, &st) < 0 || !st.st_size) {
-		/* mmap() is not allowed on an empty file. */
-		if (!st.st_size)
+	r = loose_bytes_get(path.buf, inbuf, &lb, 1);
+	if (r <= 0) {
+		if (r < 0 && errno == EINVAL)
 			error("object file %s is empty", path.buf);
-		close(fd);
+		else if (r < 0 && errno == ENOMEM)
+			error_errno("mmap failed");
+		else if (r < 0)
+			error_errno("unable to open loose object %s", oid_to_hex(oid));
 		strbuf_release(&path);
-		return -1;
+		return r;
 	}
 	strbuf_release(&path);
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		return error_errno("mmap failed");
-
 	memset(&zs, 0, sizeof(zs));
 	if (inflateInit(&zs) != Z_OK)
 		die("inflateInit failed");
-	zs.next_in = map;
-	zs.avail_in = st.st_size > (1 << 30) ? 1u << 30 : (unsigned)st.st_size;
+	zs.next_in = (unsigned char *)lb.p;
+	zs.avail_in = lb.len > (1u << 30) ? 1u << 30 : (unsigned)lb.len;
 	zs.next_out = hdr;
 	zs.avail_out = MAX_HEADER_LEN;
 	/* Inflate only 32 bytes: enough for any valid header. As git: a
@@ -150,7 +204,7 @@ int loose_read(const char *objdir, const struct object_id *oid,
 	hlen = (size_t)(nul - (char *)hdr) + 1;
 	got = MAX_HEADER_LEN - zs.avail_out - hlen;
 	if (*size >= SIZE_MAX || got > *size ||
-	    *size / 1032 > (size_t)st.st_size + 64) {
+	    *size / 1032 > lb.len + 64) {
 		error("corrupt loose object '%s'", oid_to_hex(oid));
 		goto out;
 	}
@@ -201,40 +255,32 @@ int loose_read(const char *objdir, const struct object_id *oid,
 out:
 	free(buf);
 	inflateEnd(&zs);
-	munmap(map, (size_t)st.st_size);
+	loose_bytes_release(&lb);
 	return ret;
 }
 
 int loose_stream(const char *objdir, const struct object_id *oid, FILE *out)
 {
 	struct strbuf path = STRBUF_INIT;
-	unsigned char hdr[MAX_HEADER_LEN + 1], chunk[16384];
-	unsigned char *map;
-	struct stat st;
+	unsigned char hdr[MAX_HEADER_LEN + 1], chunk[16384], inbuf[LOOSE_READ_BUF];
+	struct loose_bytes lb;
 	z_stream zs;
 	enum object_type type;
 	size_t size, have, written = 0;
 	char *nul;
-	int fd, zst, ret = -1;
+	int zst, ret = -1;
 
 	loose_path(&path, objdir, oid);
-	fd = open(path.buf, O_RDONLY | O_CLOEXEC);
+	ret = loose_bytes_get(path.buf, inbuf, &lb, 0);
 	strbuf_release(&path);
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -1;
-	if (fstat(fd, &st) < 0 || !st.st_size) {
-		close(fd);
-		return -1;
-	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		return -1;
+	if (ret <= 0)
+		return ret;
+	ret = -1;
 	memset(&zs, 0, sizeof(zs));
 	if (inflateInit(&zs) != Z_OK)
 		die("inflateInit failed");
-	zs.next_in = map;
-	zs.avail_in = st.st_size > (1 << 30) ? 1u << 30 : (unsigned)st.st_size;
+	zs.next_in = (unsigned char *)lb.p;
+	zs.avail_in = lb.len > (1u << 30) ? 1u << 30 : (unsigned)lb.len;
 	zs.next_out = hdr;
 	zs.avail_out = MAX_HEADER_LEN;
 	zst = zinflate(&zs, Z_NO_FLUSH);
@@ -274,9 +320,11 @@ int loose_stream(const char *objdir, const struct object_id *oid, FILE *out)
 	ret = 1;
 out:
 	inflateEnd(&zs);
-	munmap(map, (size_t)st.st_size);
+	loose_bytes_release(&lb);
 	return ret;
 }
+
+static void cache_forget_dir(const char *objdir, int xx);
 
 int loose_write(const char *objdir, const struct object_id *oid, const char *type,
 		const void *data, size_t len, int level)
@@ -359,6 +407,7 @@ int loose_write(const char *objdir, const struct object_id *oid, const char *typ
 	} else {
 		unlink(tmp.buf);
 	}
+	cache_forget_dir(objdir, oid->hash[0]);
 	ret = 0;
 	goto out;
 write_err:
@@ -377,6 +426,76 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+int loose_dir_each(const char *path, int (*fn)(const char *name, unsigned type, void *data),
+		   void *data)
+{
+	char buf[16384] __attribute__((aligned(8)));
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret = 0;
+	long n;
+
+	if (fd < 0)
+		return -1;
+	while (!ret && (n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n && !ret;) {
+			struct linux_dirent64 *de = (struct linux_dirent64 *)(buf + off);
+			if (de->d_reclen == 0 || off + de->d_reclen > n)
+				break;
+			off += de->d_reclen;
+			ret = fn(de->d_name, de->d_type, data);
+		}
+	}
+	close(fd);
+	return ret;
+}
+
+struct names {
+	char **v;
+	size_t nr, alloc;
+	const char *hex;
+	size_t len;
+};
+
+static int add_name(const char *n, unsigned type, void *data)
+{
+	struct names *ns = data;
+	size_t j;
+
+	(void)type;
+	if (strlen(n) != HEX_SZ - 2)
+		return 0;
+	for (j = 0; j < HEX_SZ - 2; j++)
+		if (!is_hex_digit(n[j]) || (n[j] >= 'A' && n[j] <= 'F'))
+			return 0;
+	if (ns->len > 2 && strncasecmp(n, ns->hex + 2, ns->len - 2))
+		return 0;
+	ALLOC_GROW(ns->v, ns->nr + 1, ns->alloc);
+	ns->v[ns->nr++] = xstrdup(n);
+	return 0;
+}
+
+/* Appends to *names the 38-hex-digit names in dir (lower case only, as
+ * git), each matching hex[2..len) when len > 2. 0, or -1 if dir cannot
+ * be opened (errno set). */
+static int read_names(const char *dir, const char *hex, size_t len,
+		      char ***names, size_t *nr, size_t *alloc)
+{
+	struct names ns = { *names, *nr, *alloc, hex, len };
+	int r = loose_dir_each(dir, add_name, &ns);
+
+	*names = ns.v;
+	*nr = ns.nr;
+	*alloc = ns.alloc;
+	return r < 0 ? -1 : 0;
+}
+
 /* The loose objects of one objects/xx/ dir matching hex[2..len). */
 static int scan_dir(const char *objdir, int xx, const char *hex, size_t len,
 		    odb_oid_cb cb, void *data)
@@ -384,32 +503,12 @@ static int scan_dir(const char *objdir, int xx, const char *hex, size_t len,
 	char dir[16], **names = NULL;
 	size_t nr = 0, alloc = 0, i;
 	struct strbuf path = STRBUF_INIT;
-	struct dirent *de;
-	DIR *d;
 	int ret = 0;
 
 	snprintf(dir, sizeof(dir), "%02x", xx);
 	strbuf_addf(&path, "%s/%s", objdir, dir);
-	d = opendir(path.buf);
+	read_names(path.buf, hex, len, &names, &nr, &alloc);
 	strbuf_release(&path);
-	if (!d)
-		return 0;
-	while ((de = readdir(d))) {
-		const char *n = de->d_name;
-		size_t j;
-		if (strlen(n) != HEX_SZ - 2)
-			continue;
-		for (j = 0; j < HEX_SZ - 2; j++)
-			if (!is_hex_digit(n[j]) || (n[j] >= 'A' && n[j] <= 'F'))
-				break;
-		if (j < HEX_SZ - 2)
-			continue;
-		if (len > 2 && strncasecmp(n, hex + 2, len - 2))
-			continue;
-		ALLOC_GROW(names, nr + 1, alloc);
-		names[nr++] = xstrdup(n);
-	}
-	closedir(d);
 	QSORT(names, nr, cmp_names);
 	for (i = 0; i < nr; i++) {
 		char full[HEX_SZ + 1];
@@ -423,6 +522,112 @@ static int scan_dir(const char *objdir, int xx, const char *hex, size_t len,
 	return ret;
 }
 
+/*
+ * The loose-object cache for prefix questions (abbreviations, short ids):
+ * each objects/xx/ is listed at most once per process and kept sorted,
+ * so abbreviating many ids in one directory costs one listing. A missing
+ * xx/ costs one failed open; after LOOSE_MISSES of those, objects/ itself
+ * is listed once (4 calls) and absent xx/ dirs cost nothing more: the
+ * usual rent-or-buy rule, at most twice the cost of knowing in advance.
+ * Cleared by loose_cache_clear() (the object store's reprepare), and a
+ * directory is forgotten when we write into it.
+ */
+#define LOOSE_MISSES 4
+
+struct loose_cache {
+	struct loose_cache *next;
+	char *objdir;
+	int misses;
+	int top;                      /* 0 not listed, 1 listed, -1 failed */
+	unsigned char has_dir[256];   /* valid when top == 1 */
+	unsigned char listed[256];
+	struct object_id *oids[256];
+	uint32_t nr[256];
+};
+static struct loose_cache *caches;
+
+static struct loose_cache *cache_for(const char *objdir)
+{
+	struct loose_cache *c;
+	for (c = caches; c; c = c->next)
+		if (!strcmp(c->objdir, objdir))
+			return c;
+	c = xcalloc(1, sizeof(*c));
+	c->objdir = xstrdup(objdir);
+	c->next = caches;
+	caches = c;
+	return c;
+}
+
+static int add_top(const char *n, unsigned type, void *data)
+{
+	struct loose_cache *c = data;
+	int hi = hexval(n[0]), lo = hi < 0 ? -1 : hexval(n[1]);
+
+	/* Anything named like a fan-out dir counts: a symlink or an unknown
+	 * type is looked into like a directory. Upper case is not git's. */
+	if (hi >= 0 && lo >= 0 && !n[2] && type != DT_REG &&
+	    !(n[0] >= 'A' && n[0] <= 'F') && !(n[1] >= 'A' && n[1] <= 'F'))
+		c->has_dir[hi * 16 + lo] = 1;
+	return 0;
+}
+
+static void list_top(struct loose_cache *c)
+{
+	c->top = loose_dir_each(c->objdir, add_top, c) < 0 ? -1 : 1;
+}
+
+static void cache_fill(struct loose_cache *c, int xx)
+{
+	char **names = NULL, full[HEX_SZ + 1];
+	size_t nr = 0, alloc = 0, i;
+	struct strbuf path = STRBUF_INIT;
+
+	c->listed[xx] = 1;
+	if (!c->top && c->misses >= LOOSE_MISSES)
+		list_top(c);
+	if (c->top == 1 && !c->has_dir[xx])
+		return;
+	strbuf_addf(&path, "%s/%02x", c->objdir, xx);
+	if (read_names(path.buf, NULL, 0, &names, &nr, &alloc) < 0 && errno == ENOENT)
+		c->misses++;
+	strbuf_release(&path);
+	QSORT(names, nr, cmp_names);
+	c->oids[xx] = nr ? xmalloc(st_mult(nr, sizeof(struct object_id))) : NULL;
+	for (i = 0; i < nr; i++) {
+		snprintf(full, sizeof(full), "%02x%s", xx, names[i]);
+		if (!get_oid_hex(full, &c->oids[xx][c->nr[xx]]))
+			c->nr[xx]++;
+		free(names[i]);
+	}
+	free(names);
+}
+
+static void cache_forget_dir(const char *objdir, int xx)
+{
+	struct loose_cache *c;
+	for (c = caches; c; c = c->next)
+		if (!strcmp(c->objdir, objdir)) {
+			free(c->oids[xx]);
+			c->oids[xx] = NULL;
+			c->nr[xx] = 0;
+			c->listed[xx] = 0;
+			c->has_dir[xx] = 1;
+		}
+}
+
+void loose_cache_clear(void)
+{
+	while (caches) {
+		struct loose_cache *c = caches;
+		caches = c->next;
+		for (int i = 0; i < 256; i++)
+			free(c->oids[i]);
+		free(c->objdir);
+		free(c);
+	}
+}
+
 int loose_for_each(const char *objdir, odb_oid_cb cb, void *data)
 {
 	int ret = 0;
@@ -434,8 +639,27 @@ int loose_for_each(const char *objdir, odb_oid_cb cb, void *data)
 int loose_for_each_prefix(const char *objdir, const char *hex, size_t len,
 			  odb_oid_cb cb, void *data)
 {
-	int hi = hexval(hex[0]), lo = hexval(hex[1]);
-	if (len < 2 || hi < 0 || lo < 0)
+	int hi = hexval(hex[0]), lo = hexval(hex[1]), xx, ret = 0;
+	struct loose_cache *c;
+	char want[HEX_SZ + 1];
+
+	if (len < 2 || hi < 0 || lo < 0 || len > HEX_SZ)
 		return 0;
-	return scan_dir(objdir, hi * 16 + lo, hex, len, cb, data);
+	xx = hi * 16 + lo;
+	c = cache_for(objdir);
+	if (!c->listed[xx])
+		cache_fill(c, xx);
+	for (size_t i = 0; i < len; i++)
+		want[i] = (char)tolower((unsigned char)hex[i]);
+	for (uint32_t i = 0; i < c->nr[xx] && !ret; i++) {
+		/* cb may write objects (and so drop this listing): copy first */
+		struct object_id oid = c->oids[xx][i];
+		char h[HEX_SZ + 1];
+		if (len > 2 && memcmp(oid_to_hex_r(h, &oid) + 2, want + 2, len - 2))
+			continue;
+		ret = cb(&oid, data);
+		if (!c->listed[xx])
+			break;
+	}
+	return ret;
 }

@@ -7,7 +7,6 @@
 #include "odb/loose.h"
 #include "odb/pack.h"
 #include "sha1/object-hash.h"
-#include <dirent.h>
 #include <sys/stat.h>
 
 /* An object directory: the repository's own, then its alternates. */
@@ -79,20 +78,85 @@ out:
 	strbuf_release(&buf);
 }
 
+/* The cwd, asked of the kernel at most once per process (setup has
+ * already moved us where we stay). */
+static const char *cwd_once(void)
+{
+	static char *cwd;
+	if (!cwd) {
+		struct strbuf sb = STRBUF_INIT;
+		if (strbuf_getcwd(&sb) < 0)
+			die_errno("unable to get current working directory");
+		cwd = strbuf_detach(&sb, NULL);
+	}
+	return cwd;
+}
+
+/* Lexically normalized absolute form of path. */
+static void abs_lexical(struct strbuf *out, const char *path)
+{
+	if (*path == '/') {
+		strbuf_realpath_lexical(out, path);
+	} else {
+		char *j = xstrfmt("%s/%s", cwd_once(), path);
+		strbuf_realpath_lexical(out, j);
+		free(j);
+	}
+	while (out->len > 1 && out->buf[out->len - 1] == '/')
+		strbuf_setlen(out, out->len - 1);
+}
+
+/* A relative path normalized without the cwd ("./a//b/../c" -> "a/c");
+ * -1 when ".." climbs above its start. */
+static int rel_lexical(struct strbuf *out, const char *path)
+{
+	const char *p = path;
+	strbuf_reset(out);
+	while (*p) {
+		const char *end = strchrnul(p, '/');
+		size_t n = (size_t)(end - p);
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			char *slash;
+			if (!out->len)
+				return -1;
+			slash = memrchr(out->buf, '/', out->len);
+			strbuf_setlen(out, slash ? (size_t)(slash - out->buf) : 0);
+		} else if (n && !(n == 1 && p[0] == '.')) {
+			if (out->len)
+				strbuf_addch(out, '/');
+			strbuf_add(out, p, n);
+		}
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* The absolute form is needed only to compare directories, so only once
+ * a second source appears (no getcwd() without alternates). */
+static const char *source_abs(struct odb_source *s)
+{
+	if (!s->abs) {
+		struct strbuf sb = STRBUF_INIT;
+		abs_lexical(&sb, s->path);
+		s->abs = strbuf_detach(&sb, NULL);
+	}
+	return s->abs;
+}
+
 static void add_source(const char *path, int local, int depth)
 {
 	struct strbuf norm = STRBUF_INIT;
 	struct odb_source *s;
 
-	strbuf_realpath_lexical(&norm, path);
-	while (norm.len > 1 && norm.buf[norm.len - 1] == '/')
-		strbuf_setlen(&norm, norm.len - 1);
-	/* A directory already known (a cycle, or listed twice) is ignored. */
-	for (s = sources; s; s = s->next)
-		if (!strcmp(s->abs, norm.buf)) {
-			strbuf_release(&norm);
-			return;
-		}
+	if (sources || !local) {
+		abs_lexical(&norm, path);
+		/* A directory already known (a cycle, or listed twice) is ignored. */
+		for (s = sources; s; s = s->next)
+			if (!strcmp(source_abs(s), norm.buf)) {
+				strbuf_release(&norm);
+				return;
+			}
+	}
 	if (!local && !is_dir(norm.buf)) {
 		error("object directory %s does not exist; check .git/objects/info/alternates",
 		      norm.buf);
@@ -101,7 +165,8 @@ static void add_source(const char *path, int local, int depth)
 	}
 	s = xcalloc(1, sizeof(*s));
 	s->path = local ? xstrdup(path) : xstrdup(norm.buf);
-	s->abs = strbuf_detach(&norm, NULL);
+	s->abs = norm.len ? strbuf_detach(&norm, NULL) : NULL;
+	strbuf_release(&norm);
 	s->local = local;
 	*sources_tail = s;
 	sources_tail = &s->next;
@@ -112,16 +177,23 @@ static void add_source(const char *path, int local, int depth)
  * directory setup moved us to (".git/objects", "./objects" when bare). */
 static char *main_objdir(void)
 {
-	struct strbuf cwd = STRBUF_INIT, abs = STRBUF_INIT;
-	const char *rest;
+	struct strbuf rel = STRBUF_INIT, abs = STRBUF_INIT;
+	const char *objdir = odb_objdir(), *cwd, *rest;
 	char *ret;
 
-	strbuf_realpath_lexical(&abs, odb_objdir());
-	if (strbuf_getcwd(&cwd) == 0 && skip_prefix(abs.buf, cwd.buf, &rest) && *rest == '/')
+	if (*objdir != '/' && !rel_lexical(&rel, objdir) && rel.len) {
+		/* Below the cwd whatever the cwd is: no need to ask. */
+		ret = !strcmp(rel.buf, "objects") ? xstrdup("./objects") : strbuf_detach(&rel, NULL);
+		strbuf_release(&rel);
+		return ret;
+	}
+	strbuf_release(&rel);
+	abs_lexical(&abs, objdir);
+	cwd = cwd_once();
+	if (skip_prefix(abs.buf, cwd, &rest) && *rest == '/')
 		ret = !strcmp(rest, "/objects") ? xstrdup("./objects") : xstrdup(rest + 1);
 	else
-		ret = xstrdup(odb_objdir());
-	strbuf_release(&cwd);
+		ret = xstrdup(objdir);
 	strbuf_release(&abs);
 	return ret;
 }
@@ -183,6 +255,20 @@ static void add_pack(const char *dir, const char *name, int local)
 	*pp = p;
 }
 
+struct pack_dir {
+	const char *dir;
+	int local;
+};
+
+static int add_pack_entry(const char *name, unsigned type, void *data)
+{
+	struct pack_dir *pd = data;
+	(void)type;
+	if (ends_with(name, ".idx"))
+		add_pack(pd->dir, name, pd->local);
+	return 0;
+}
+
 static void scan_packs(void)
 {
 	struct odb_source *s;
@@ -190,14 +276,8 @@ static void scan_packs(void)
 	prepare_sources();
 	for (s = sources; s; s = s->next) {
 		char *dir = xstrfmt("%s/pack", s->path);
-		DIR *d = opendir(dir);
-		struct dirent *de;
-		if (d) {
-			while ((de = readdir(d)))
-				if (ends_with(de->d_name, ".idx"))
-					add_pack(dir, de->d_name, s->local);
-			closedir(d);
-		}
+		struct pack_dir pd = { dir, s->local };
+		loose_dir_each(dir, add_pack_entry, &pd);
 		free(dir);
 	}
 	packs_ready = 1;
@@ -215,6 +295,7 @@ void odb_reprepare(void)
 	 * are added in order. */
 	scan_packs();
 	last_hit = NULL;
+	loose_cache_clear();
 }
 
 /* Objects found corrupt in a pack are skipped by later lookups, so a
@@ -352,11 +433,78 @@ static struct pack_reader *get_reader(void)
 	return &reader;
 }
 
+/*
+ * The last few objects read, by id: listings that show several refs at
+ * one commit (branch -v, for-each-ref) read and inflate it once. Objects
+ * never change under their id, so nothing invalidates an entry. Small
+ * objects only; each caller gets its own copy.
+ */
+#define RECENT_SLOTS 8
+#define RECENT_MAX_SIZE (64 * 1024)
+
+static struct recent {
+	struct object_id oid;
+	enum object_type type;
+	size_t size;
+	unsigned char *data;
+} recent[RECENT_SLOTS];
+static unsigned recent_next;
+
+static struct recent *recent_find(const struct object_id *oid)
+{
+	for (unsigned i = 0; i < RECENT_SLOTS; i++)
+		if (recent[i].data && oideq(&recent[i].oid, oid))
+			return &recent[i];
+	return NULL;
+}
+
+static void *recent_copy(const void *data, size_t size)
+{
+	unsigned char *copy = xmalloc(size + 1);
+	memcpy(copy, data, size);
+	copy[size] = 0;
+	return copy;
+}
+
+static void recent_put(const struct object_id *oid, enum object_type type, size_t size,
+		       const void *data)
+{
+	struct recent *r;
+
+	if (size > RECENT_MAX_SIZE || recent_find(oid))
+		return;
+	r = &recent[recent_next++ % RECENT_SLOTS];
+	free(r->data);
+	oidcpy(&r->oid, oid);
+	r->type = type;
+	r->size = size;
+	r->data = recent_copy(data, size);
+}
+
+static int read_object_recent(const struct object_id *oid, enum object_type *type,
+			      size_t *size, void **data, struct read_result *rr)
+{
+	struct recent *r = recent_find(oid);
+	int ret;
+
+	if (r) {
+		*type = r->type;
+		*size = r->size;
+		if (data)
+			*data = recent_copy(r->data, r->size);
+		return 1;
+	}
+	ret = read_object(oid, type, size, data, rr, 1);
+	if (ret > 0 && data)
+		recent_put(oid, *type, *size, *data);
+	return ret;
+}
+
 void *odb_read_object_gently(const struct object_id *oid, enum object_type *type, size_t *size)
 {
 	void *data = NULL;
 	struct read_result rr = { 0 };
-	int r = read_object(oid, type, size, &data, &rr, 1);
+	int r = read_object_recent(oid, type, size, &data, &rr);
 
 	free(rr.loose_path);
 	return r > 0 ? data : NULL;
@@ -366,7 +514,7 @@ void *odb_read_object(const struct object_id *oid, enum object_type *type, size_
 {
 	void *data = NULL;
 	struct read_result rr = { 0 };
-	int r = read_object(oid, type, size, &data, &rr, 1);
+	int r = read_object_recent(oid, type, size, &data, &rr);
 
 	if (r > 0)
 		return data;
@@ -379,7 +527,7 @@ void *odb_read_object(const struct object_id *oid, enum object_type *type, size_
 
 int odb_read_header(const struct object_id *oid, enum object_type *type, size_t *size)
 {
-	return read_object(oid, type, size, NULL, NULL, 1) > 0 ? 0 : -1;
+	return read_object_recent(oid, type, size, NULL, NULL) > 0 ? 0 : -1;
 }
 
 int odb_has_object(const struct object_id *oid)
