@@ -57,6 +57,19 @@ static int color_config_cb(const char *key, const char *value, void *data)
 	return 0;
 }
 
+/* git's "auto": stdout is a terminal, or a pager git started is (with
+ * color.pager on), and TERM is neither unset nor "dumb". TERM is looked
+ * at first: where it rules colour out, no ioctl() is needed. */
+static int auto_color(void)
+{
+	const char *term = getenv("TERM");
+	if (!term || !strcmp(term, "dumb"))
+		return 0;
+	if (isatty(1))
+		return 1;
+	return env_bool("GIT_PAGER_IN_USE", 0) && config_get_bool("color.pager", 1);
+}
+
 /* --color[=when], color.branch, color.ui: "auto" means a terminal. */
 static int want_color(const char *when)
 {
@@ -66,10 +79,10 @@ static int want_color(const char *when)
 	if (!strcasecmp(when, "never"))
 		return 0;
 	if (!strcasecmp(when, "auto"))
-		return isatty(1);
+		return auto_color();
 	b = config_maybe_bool(when);
 	if (b >= 0)
-		return b ? isatty(1) : 0;
+		return b ? auto_color() : 0;
 	return -1;
 }
 
@@ -1171,7 +1184,7 @@ int cmd_branch(int argc, const char **argv)
 		else if (config_get("color.branch", &v) || config_get("color.ui", &v))
 			use_color = want_color(v ? v : "true") > 0;
 		else
-			use_color = isatty(1);
+			use_color = auto_color();
 		if (use_color)
 			config_for_each(CONFIG_ALL, color_config_cb, NULL);
 		argv[argc] = NULL;

@@ -204,12 +204,21 @@ int cmd_show_ref(int argc, const char **argv)
 		}
 		return 0;
 	}
+	if (!quiet) {
+		/* A listing of thousands of refs: 64 KiB writes, not 8 KiB
+		 * ones (nothing has been written to stdout yet). */
+		static char outbuf[65536];
+		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	}
 	if (show_head) {
 		struct ref_entry e = { .name = "HEAD" };
 		if (!refs_read("HEAD", &e.oid))
 			show_ref(&e, NULL);
 	}
-	refs_for_each("refs/", REFS_INCLUDE_BROKEN, show_ref, NULL);
+	/* --heads or --tags alone: only that part of refs/ is read */
+	refs_for_each(heads_only && !tags_only ? "refs/heads/" :
+		      tags_only && !heads_only ? "refs/tags/" : "refs/",
+		      REFS_INCLUDE_BROKEN, show_ref, NULL);
 	if (!found_match)
 		return 1;
 	return 0;

@@ -128,6 +128,16 @@ int read_loose_ref(const char *name, struct object_id *oid, struct strbuf *targe
 			errno = ls->err;
 			return ls->r;
 		}
+	for (size_t i = 0; i < seen_nr; i++) {
+		/* "refs/remotes/x" is not there, so "refs/remotes/x/HEAD"
+		 * is not either (git's last short-name rule) */
+		size_t n = strlen(seen[i].name);
+		if (seen[i].r == -2 && seen[i].err == ENOENT &&
+		    !strncmp(seen[i].name, name, n) && name[n] == '/') {
+			errno = ENOENT;
+			return -2;
+		}
+	}
 	r = read_loose_ref_fresh(name, oid, target);
 	if (seen_nr < 16) {
 		ALLOC_GROW(seen, seen_nr + 1, seen_alloc);
