@@ -95,6 +95,24 @@ struct loose_bytes {
 	void *map;   /* when mapped */
 };
 
+/* The bytes of the last small file read: asking for an object's type,
+ * then for its contents (cat-file -p, a listing's type check) reads the
+ * file once. A file does not change under its name: the name is its id. */
+static struct {
+	char *path;
+	unsigned char *bytes;
+	size_t len;
+} last_file;
+
+static void remember_file(const char *path, const unsigned char *bytes, size_t len)
+{
+	free(last_file.path);
+	last_file.path = xstrdup(path);
+	last_file.bytes = xrealloc(last_file.bytes, len);
+	memcpy(last_file.bytes, bytes, len);
+	last_file.len = len;
+}
+
 /* 1 with lb filled, 0 no such file, -1 failure with errno set (EINVAL:
  * an empty file). */
 static int loose_bytes_get(const char *path, unsigned char *buf, struct loose_bytes *lb,
@@ -102,7 +120,15 @@ static int loose_bytes_get(const char *path, unsigned char *buf, struct loose_by
 {
 	struct stat st;
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | (noatime ? O_NOATIME : 0));
+	int fd;
+
+	if (last_file.path && !strcmp(last_file.path, path)) {
+		lb->map = NULL;
+		lb->p = last_file.bytes;
+		lb->len = last_file.len;
+		return 1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | (noatime ? O_NOATIME : 0));
 
 	if (fd < 0 && noatime && errno == EPERM)
 		fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -118,6 +144,7 @@ static int loose_bytes_get(const char *path, unsigned char *buf, struct loose_by
 		}
 		lb->p = buf;
 		lb->len = (size_t)n;
+		remember_file(path, buf, (size_t)n);
 		return 1;
 	}
 	if (n < 0 || fstat(fd, &st) < 0) {

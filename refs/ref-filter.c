@@ -1100,8 +1100,7 @@ void ref_item_free(struct ref_item *it)
 {
 	free(it->refname);
 	free(it->symref);
-	free(it->buf);
-	free(it->pbuf);
+	ref_object_unref(it);
 	free(it->upstream);
 	for (size_t k = 0; k < it->nsort; k++)
 		free(it->sort_vals[k]);

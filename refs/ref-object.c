@@ -5,12 +5,95 @@
 #include "odb/commit-walk.h"
 #include <time.h>
 
+/*
+ * Objects read for listings, by id: refs that name the same object (a
+ * branch and HEAD's branch, tags on one commit) share one read and one
+ * buffer. Items borrow the buffers; the table goes when the last item
+ * holding one is freed (ref_object_unref).
+ */
+struct shared_obj {
+	struct object_id oid;
+	int type;
+	size_t size;
+	char *buf;
+};
+static struct shared_obj **table;
+static size_t table_size, table_nr, table_refs;
+
+static size_t slot_of(const struct object_id *oid, size_t size)
+{
+	size_t h;
+	memcpy(&h, oid->hash, sizeof(h));
+	return h & (size - 1);
+}
+
+static void table_insert(struct shared_obj *o)
+{
+	size_t i = slot_of(&o->oid, table_size);
+	while (table[i])
+		i = (i + 1) & (table_size - 1);
+	table[i] = o;
+}
+
+static char *shared_read(const struct object_id *oid, int *type, size_t *size)
+{
+	struct shared_obj *o;
+	enum object_type t;
+
+	if (table_size) {
+		for (size_t i = slot_of(oid, table_size); table[i]; i = (i + 1) & (table_size - 1))
+			if (oideq(&table[i]->oid, oid)) {
+				o = table[i];
+				goto found;
+			}
+	}
+	o = xcalloc(1, sizeof(*o));
+	o->buf = odb_read_object(oid, &t, &o->size);
+	if (!o->buf) {
+		free(o);
+		return NULL;
+	}
+	oidcpy(&o->oid, oid);
+	o->type = t;
+	if (2 * (table_nr + 1) > table_size) {
+		struct shared_obj **old = table;
+		size_t old_size = table_size;
+		table_size = table_size ? 2 * table_size : 64;
+		table = xcalloc(table_size, sizeof(*table));
+		for (size_t i = 0; i < old_size; i++)
+			if (old[i])
+				table_insert(old[i]);
+		free(old);
+	}
+	table_insert(o);
+	table_nr++;
+found:
+	table_refs++;
+	*type = o->type;
+	*size = o->size;
+	return o->buf;
+}
+
+void ref_object_unref(struct ref_item *it)
+{
+	table_refs -= !!it->buf + !!it->pbuf;
+	it->buf = it->pbuf = NULL;
+	if (table_refs || !table_size)
+		return;
+	for (size_t i = 0; i < table_size; i++)
+		if (table[i]) {
+			free(table[i]->buf);
+			free(table[i]);
+		}
+	free(table);
+	table = NULL;
+	table_size = table_nr = 0;
+}
+
 static int load(struct ref_item *it)
 {
-	enum object_type t;
 	if (!it->obj_state) {
-		it->buf = odb_read_object(&it->oid, &t, &it->size);
-		it->type = t;
+		it->buf = shared_read(&it->oid, &it->type, &it->size);
 		it->obj_state = it->buf ? 1 : -1;
 		if (!it->buf)
 			die("missing object %s for %s", oid_to_hex(&it->oid), it->refname);
@@ -22,7 +105,6 @@ static int load(struct ref_item *it)
  * 0 if it->oid is not a tag. */
 static int load_peeled(struct ref_item *it)
 {
-	enum object_type t;
 	struct tag_info ti;
 	if (it->peel_state == 2)
 		return !is_null_oid(&it->peeled);
@@ -33,10 +115,9 @@ static int load_peeled(struct ref_item *it)
 	if (parse_tag_buffer(it->buf, it->size, &ti) < 0)
 		die("parse_object_buffer failed on %s for %s", oid_to_hex(&it->oid), it->refname);
 	oidcpy(&it->peeled, &ti.object);
-	it->pbuf = odb_read_object(&it->peeled, &t, &it->psize);
+	it->pbuf = shared_read(&it->peeled, &it->ptype, &it->psize);
 	if (!it->pbuf)
 		die("missing object %s for %s", oid_to_hex(&it->peeled), it->refname);
-	it->ptype = t;
 	return 1;
 }
 

@@ -9,6 +9,8 @@
 /* Value of an object atom by name ("subject", "committerdate", ...). */
 void ref_object_value(struct strbuf *out, struct ref_item *it, const char *atom,
 		      int abbrev, int deref, const char *date_fmt);
+/* Drop the item's hold on the objects it read (before freeing it). */
+void ref_object_unref(struct ref_item *it);
 /* Unique abbreviation (len 0: git's default length). */
 void ref_object_abbrev(struct strbuf *out, const struct object_id *oid, int len);
 /* git's colour names ("red", "bold green", "reset") as escape sequences. */

@@ -1,0 +1,162 @@
+#!/bin/sh
+# System calls of the everyday commands, as upper bounds that do not
+# depend on the build (dynamic, static, sanitizers): which files are
+# opened, how often, and how a small loose object is read. Each command's
+# output is also compared with git's.
+. ./test-lib.sh
+
+if ! have_strace; then
+	test_skip 'system call bounds' 'no strace'
+	test_done
+fi
+# LeakSanitizer cannot run under ptrace
+ASAN_OPTIONS=detect_leaks=0 && export ASAN_OPTIONS
+
+# trace FILE ARGS...: mini-git ARGS under strace, file descriptors shown
+# with their paths (-y), into FILE.
+trace() {
+	out=$1
+	shift
+	strace -f -y -o "$out" "$MINI_GIT" "$@" >/dev/null
+}
+
+# count PATTERN FILE: lines of FILE matching the extended regex.
+count() {
+	grep -Ec "$1" "$2"
+}
+
+# at_most N PATTERN FILE
+at_most() {
+	n=$(count "$2" "$3")
+	[ "$n" -le "$1" ] || { echo "$n lines match '$2' (at most $1 wanted):"; grep -E "$2" "$3"; return 1; }
+}
+
+test_expect_success 'setup: branches sharing one loose commit' '
+	git init -q shared && cd shared &&
+	git commit -q --allow-empty -m one &&
+	git branch a && git branch b && git branch c/d
+'
+
+test_expect_success 'branch -v opens and reads a shared loose commit once' '
+	cd shared &&
+	compare_git branch -v &&
+	oid=$(git rev-parse HEAD) &&
+	path="objects/$(echo $oid | cut -c1-2)/$(echo $oid | cut -c3-)" &&
+	trace t.out branch -v &&
+	at_most 1 "openat\(.*$path\"" t.out &&
+	at_most 1 "openat\(.*objects/[0-9a-f]{2}\"" t.out
+'
+
+test_expect_success 'a small loose object costs open, read and close' '
+	cd shared &&
+	compare_git cat-file -p HEAD &&
+	oid=$(git rev-parse HEAD) &&
+	path="objects/$(echo $oid | cut -c1-2)/$(echo $oid | cut -c3-)" &&
+	trace t.out cat-file -p $oid &&
+	test "$(count "$path" t.out)" = 3 &&
+	! grep -E "(mmap|fstat|newfstatat)\(.*$path" t.out
+'
+
+test_expect_success 'setup: twelve branches on twelve loose commits' '
+	git init -q many && cd many &&
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+		test_tick && git commit -q --allow-empty -m "c$i" && git branch "b$i" || return 1
+	done
+'
+
+test_expect_success 'branch -v lists no objects/xx directory twice' '
+	cd many &&
+	compare_git branch -v &&
+	compare_git branch -v --abbrev=4 &&
+	trace t.out branch -v &&
+	grep -Eo "openat\(.*objects/[0-9a-f]{2}\"" t.out | sort | uniq -d >dups &&
+	test_must_fail test -s dups
+'
+
+test_expect_success 'branch -v opens each loose commit once' '
+	cd many &&
+	trace t.out branch -v &&
+	grep -Eo "openat\(.*objects/[0-9a-f]{2}/[0-9a-f]{38}\"" t.out | sort | uniq -d >dups &&
+	test_must_fail test -s dups &&
+	at_most 13 "openat\(.*objects/[0-9a-f]{2}/[0-9a-f]{38}\"" t.out
+'
+
+test_expect_success 'setup: the same, packed, with tags' '
+	git clone -q --no-local many packed && cd packed &&
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do git branch "b$i" "origin/b$i" || return 1; done &&
+	for i in $(seq 1 1000); do echo "$(git rev-parse HEAD) refs/tags/t$i"; done >>.git/packed-refs &&
+	git pack-refs --all && git repack -q -a -d && git prune-packed &&
+	test -z "$(find .git/objects -name "??" -type d)"
+'
+
+test_expect_success 'packed: at most four absent objects/xx probed, objects/ listed once' '
+	cd packed &&
+	compare_git branch -v &&
+	trace t.out branch -v &&
+	at_most 4 "openat\(.*objects/[0-9a-f]{2}\", .*ENOENT" t.out &&
+	at_most 1 "openat\(.*objects\", " t.out &&
+	at_most 1 "openat\(.*objects/pack\", " t.out &&
+	! grep -E "fstat\(.*objects/pack>" t.out
+'
+
+test_expect_success 'no getcwd() beyond discovery when reading objects' '
+	cd packed &&
+	compare_git cat-file -t HEAD &&
+	trace t.out cat-file -t HEAD &&
+	at_most 1 "getcwd\(" t.out &&
+	trace t.out branch -v &&
+	at_most 1 "getcwd\(" t.out
+'
+
+test_expect_success 'rev-parse HEAD: no lookup below a directory known absent' '
+	cd packed &&
+	compare_git rev-parse HEAD &&
+	trace t.out rev-parse HEAD &&
+	grep "refs/remotes/HEAD\"" t.out &&
+	! grep "refs/remotes/HEAD/HEAD" t.out
+'
+
+test_expect_success 'rev-parse: a ref under remotes/<name>/HEAD is still found' '
+	cd packed &&
+	git update-ref refs/remotes/x/HEAD HEAD~1 &&
+	compare_git rev-parse x &&
+	git update-ref -d refs/remotes/x/HEAD
+'
+
+test_expect_success 'show-ref writes its listing in large blocks' '
+	cd packed &&
+	compare_git show-ref &&
+	compare_git show-ref --heads &&
+	compare_git show-ref --tags &&
+	compare_git show-ref --heads --tags &&
+	size=$("$MINI_GIT" show-ref | wc -c) &&
+	test "$size" -gt 20000 &&
+	trace t.out show-ref &&
+	at_most $((size / 65536 + 1)) "^[0-9]+ +write\(1" t.out
+'
+
+test_expect_success 'show-ref --heads does not read refs/tags/' '
+	cd packed &&
+	mkdir -p .git/refs/tags/sub &&
+	git tag sub/loose &&
+	trace t.out show-ref --heads &&
+	! grep "refs/tags" t.out
+'
+
+test_expect_success 'colour auto: TERM unset or dumb asks nothing of the terminal' '
+	cd shared &&
+	(unset TERM && trace t.out branch) &&
+	! grep TCGETS t.out &&
+	TERM=dumb trace t.out branch &&
+	! grep TCGETS t.out
+'
+
+test_expect_success 'colour auto under a pager git started, as git' '
+	cd shared &&
+	TERM=xterm GIT_PAGER_IN_USE=1 compare_git branch &&
+	TERM=dumb GIT_PAGER_IN_USE=1 compare_git branch &&
+	TERM=xterm GIT_PAGER_IN_USE=1 compare_git -c color.pager=false branch &&
+	TERM=xterm GIT_PAGER_IN_USE=1 compare_git branch --color=auto
+'
+
+test_done
