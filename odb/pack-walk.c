@@ -277,7 +277,7 @@ enum { K_LIT, K_LEN, K_EOB, K_SUB, K_BAD };
 
 /* Scratch room past the end of the output: a match may be written there
  * before the size check, and copies go 8 bytes at a time. */
-#define INFLATE_SLACK (258 + 8)
+#define INFLATE_SLACK PACK_WALK_INFLATE_SLACK  /* 258 + 8 */
 
 struct hcode {
 	uint16_t val;    /* literal, length or distance base, subtable start */
@@ -872,6 +872,15 @@ block_done:
 		return -1;
 	*used = (uint64_t)(p + 4 - in);
 	return 0;
+}
+
+int pack_walk_inflate(const void *in, size_t avail, void *out, size_t size)
+{
+	struct inflater *f = xmalloc(sizeof(*f));
+	uint64_t used;
+	int r = fast_inflate(f, in, avail, out, size, &used);
+	free(f);
+	return r;
 }
 
 /*

@@ -122,6 +122,15 @@ struct pack_walk_result {
 int pack_walk(const void *pack, size_t len, const struct pack_walk_opts *opts,
 	      struct pack_walk_result *res);
 
+/*
+ * The walk's own decoder of entries' zlib streams, alone (for tests): 0
+ * when the stream at in[0..avail) decodes to exactly size bytes and zlib
+ * would accept it, written to out, which needs PACK_WALK_INFLATE_SLACK
+ * bytes of room past size; -1 otherwise (the walk then asks zlib).
+ */
+#define PACK_WALK_INFLATE_SLACK 266
+int pack_walk_inflate(const void *in, size_t avail, void *out, size_t size);
+
 /* Objects resolved so far by the running walks (for progress meters). */
 uint32_t pack_walk_progress(void);
 
