@@ -228,7 +228,11 @@ static int pack_before(const struct packed_git *a, const struct packed_git *b)
 	return a->mtime > b->mtime;
 }
 
-static void add_pack(const char *dir, const char *name, int local)
+/* A directory with a single pack needs no order, so its .pack is not
+ * looked at until used: mapping it for a lookup finds out whether it is
+ * there, and the walks over all packs ask pack_usable(). With several,
+ * each is stat()ed for its mtime (and existence) as it is added. */
+static void add_pack(const char *dir, const char *name, int local, int want_stat)
 {
 	struct packed_git *p, **pp;
 	struct stat st;
@@ -242,30 +246,46 @@ static void add_pack(const char *dir, const char *name, int local)
 	p = xmalloc(sizeof(*p));
 	pack_init(p, idx);
 	free(idx);
-	if (stat(p->pack_path, &st) < 0) {
-		pack_close(p);
-		free(p);
-		return;
+	if (want_stat) {
+		if (stat(p->pack_path, &st) < 0) {
+			pack_close(p);
+			free(p);
+			return;
+		}
+		p->mtime = (int64_t)st.st_mtime;
+		p->pack_seen = 1;
 	}
 	p->local = local;
-	p->mtime = (int64_t)st.st_mtime;
 	for (pp = &packs; *pp && pack_before(*pp, p); pp = &(*pp)->next)
 		;
 	p->next = *pp;
 	*pp = p;
 }
 
+/* Does the .pack of an index exist (as git's list of packs has only
+ * those)? */
+static int pack_usable(struct packed_git *p)
+{
+	struct stat st;
+
+	if (!p->pack_seen)
+		p->pack_seen = p->map_state > 0 || !stat(p->pack_path, &st) ? 1 : -1;
+	return p->pack_seen > 0;
+}
+
 struct pack_dir {
-	const char *dir;
-	int local;
+	char **names;
+	size_t nr, alloc;
 };
 
 static int add_pack_entry(const char *name, unsigned type, void *data)
 {
 	struct pack_dir *pd = data;
 	(void)type;
-	if (ends_with(name, ".idx"))
-		add_pack(pd->dir, name, pd->local);
+	if (ends_with(name, ".idx")) {
+		ALLOC_GROW(pd->names, pd->nr + 1, pd->alloc);
+		pd->names[pd->nr++] = xstrdup(name);
+	}
 	return 0;
 }
 
@@ -276,8 +296,13 @@ static void scan_packs(void)
 	prepare_sources();
 	for (s = sources; s; s = s->next) {
 		char *dir = xstrfmt("%s/pack", s->path);
-		struct pack_dir pd = { dir, s->local };
+		struct pack_dir pd = { NULL, 0, 0 };
 		loose_dir_each(dir, add_pack_entry, &pd);
+		for (size_t i = 0; i < pd.nr; i++) {
+			add_pack(dir, pd.names[i], s->local, pd.nr > 1);
+			free(pd.names[i]);
+		}
+		free(pd.names);
 		free(dir);
 	}
 	packs_ready = 1;
@@ -651,7 +676,7 @@ static int for_each_match(const struct prefix *px, odb_oid_cb cb, void *data)
 	prepare_packs();
 	for (p = packs; p && !ret; p = p->next) {
 		uint32_t pos;
-		if (pack_open_index(p) < 0)
+		if (!pack_usable(p) || pack_open_index(p) < 0)
 			continue;
 		pack_idx_lookup(&p->idx, px->bin, &pos);
 		for (; pos < p->idx.nr && !ret; pos++) {
@@ -719,7 +744,7 @@ size_t odb_approximate_count(void)
 
 	prepare_packs();
 	for (p = packs; p; p = p->next)
-		if (!pack_open_index(p))
+		if (pack_usable(p) && !pack_open_index(p))
 			n += p->idx.nr;
 	return n;
 }
@@ -780,7 +805,7 @@ int odb_unique_abbrev_len(const struct object_id *oid, int min_len)
 	for (p = packs; p; p = p->next) {
 		uint32_t pos;
 		int found;
-		if (pack_open_index(p) < 0)
+		if (!pack_usable(p) || pack_open_index(p) < 0)
 			continue;
 		found = pack_idx_lookup(&p->idx, oid->hash, &pos);
 		if (pos > 0) {
@@ -828,7 +853,7 @@ int odb_for_each_object(odb_oid_cb cb, void *data, unsigned flags)
 		uint32_t i;
 		if (!p->local && (flags & ODB_FOR_EACH_LOCAL_ONLY))
 			continue;
-		if (pack_open_index(p) < 0)
+		if (!pack_usable(p) || pack_open_index(p) < 0)
 			continue;
 		pack_advise_walk(p);
 		for (i = 0; i < p->idx.nr && !ret; i++) {

@@ -58,6 +58,8 @@ struct packed_git {
 	int64_t mtime;
 	unsigned lookups;           /* for the read-ahead policy */
 	int advice;                 /* current madvise() advice */
+	int pack_seen;              /* object store: 1 the .pack exists, 0 not
+				     * looked at yet, -1 missing */
 };
 
 /* Fills p for "<dir>/pack-X.idx" without touching the disk. */

@@ -143,6 +143,20 @@ test_expect_success 'show-ref --heads does not read refs/tags/' '
 	! grep "refs/tags" t.out
 '
 
+test_expect_success 'a lone pack is not stat()ed before use; an index without its pack counts for nothing' '
+	cd packed &&
+	trace t.out cat-file -t HEAD &&
+	! grep -E "stat\(.*\.pack\"" t.out &&
+	git clone -q --no-local . ../orphan && cd ../orphan &&
+	git repack -q -a -d && mkdir ../save && mv .git/objects/pack/pack-* ../save/ &&
+	cat ../save/pack-*.pack | git unpack-objects -q &&
+	cp ../save/pack-*.idx .git/objects/pack/ &&
+	compare_git cat-file -t HEAD &&
+	compare_git rev-parse --short HEAD &&
+	compare_git branch -v &&
+	compare_git cat-file --batch-all-objects --batch-check
+'
+
 test_expect_success 'colour auto: TERM unset or dumb asks nothing of the terminal' '
 	cd shared &&
 	(unset TERM && trace t.out branch) &&
