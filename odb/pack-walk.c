@@ -342,8 +342,9 @@ static inline unsigned reverse_bits(unsigned code, unsigned len)
  * Counts the symbols of each code length and lists those of non-zero
  * length ordered by (length, symbol), the order of canonical codes.
  * A table is built per block of a few hundred bytes, so this matters: with
- * SSE2, one comparison finds the symbols of one length among 16, and the
- * list comes from the bit masks; otherwise four quarters of the symbols
+ * SSE2, one comparison finds the symbols of non-zero length among 16 (most
+ * of a literal set, in a small stream, are zero), and only those are
+ * counted and placed; otherwise four quarters of the symbols
  * are counted and placed at once, each with its own counters (with one
  * set, each increment waits for the previous one through memory).
  */
@@ -352,39 +353,27 @@ static const uint16_t *sort_by_length(const uint8_t *lens, unsigned n, unsigned 
 {
 #if defined(__SSE2__)
 	uint8_t pl[288] __attribute__((aligned(16)));
-	uint32_t m[16][9];
-	unsigned nv = (n + 15) / 16, nw = (nv + 1) / 2, k = 0, l, v;
-	__m128i maxv = _mm_setzero_si128();
+	uint16_t nz[288];
+	unsigned offs[16], k = 0, l;
+	const __m128i zero = _mm_setzero_si128();
 
 	memcpy(pl, lens, n);
 	memset(pl + n, 0, sizeof(pl) - n);
-	for (v = 0; v < nv; v++)
-		maxv = _mm_max_epu8(maxv, _mm_load_si128((const __m128i *)(pl + 16 * v)));
-	{
-		uint8_t mx[16], top = 0;
-		_mm_storeu_si128((__m128i *)mx, maxv);
-		for (v = 0; v < 16; v++)
-			top = mx[v] > top ? mx[v] : top;
-		if (top > 15)
-			top = 15;
-		memset(count, 0, 16 * sizeof(*count));
-		memset(m, 0, sizeof(m[0]) * (top + 1));
-		for (v = 0; v < nv; v++) {
-			__m128i d = _mm_load_si128((const __m128i *)(pl + 16 * v));
-			for (l = 1; l <= top; l++) {
-				uint32_t bm = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(d, _mm_set1_epi8((char)l)));
-				m[l][v >> 1] |= bm << ((v & 1) * 16);
-			}
-		}
-		for (l = 1; l <= top; l++) {
-			unsigned start = k;
-			for (unsigned w = 0; w < nw; w++)
-				for (uint32_t x = m[l][w]; x; x &= x - 1)
-					sorted[k++] = (uint16_t)(w * 32 + __builtin_ctz(x));
-			count[l] = k - start;
-		}
-		count[0] = n - k;
+	for (unsigned v = 0; v < (n + 15) / 16; v++) {
+		__m128i d = _mm_load_si128((const __m128i *)(pl + 16 * v));
+		uint32_t bm = ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(d, zero)) & 0xffff;
+		for (; bm; bm &= bm - 1)
+			nz[k++] = (uint16_t)(16 * v + __builtin_ctz(bm));
 	}
+	memset(count, 0, 16 * sizeof(*count));
+	for (unsigned j = 0; j < k; j++)
+		count[pl[nz[j]]]++;
+	count[0] = n - k;
+	offs[1] = 0;
+	for (l = 1; l < 15; l++)
+		offs[l + 1] = offs[l] + count[l];
+	for (unsigned j = 0; j < k; j++)
+		sorted[offs[pl[nz[j]]]++] = nz[j];
 	return sorted;
 #else
 	unsigned cq[4][16] = { { 0 } }, offs[16], qs = (n + 3) / 4, j, q, l;
@@ -603,11 +592,15 @@ static int dynamic_tables(struct bits *s, struct inflater *f)
 	if (build_table(f->cl, CL_BITS, cl, 19, T_CODES))
 		return -1;
 	for (i = 0; i < nlen + ndist;) {
+		/* The code length code has no subtables (7 bits at most). */
 		struct hcode e;
 		unsigned rep, val = 0;
 		refill(s);
-		if (decode(s, f->cl, CL_BITS, &e))
+		e = f->cl[s->bb & ((1u << CL_BITS) - 1)];
+		if (e.kx >> 5 == K_BAD || s->bc < e.len)
 			return -1;
+		s->bb >>= e.len;
+		s->bc -= e.len;
 		if (e.val < 16) {
 			lens[i++] = (uint8_t)e.val;
 			continue;
@@ -628,8 +621,8 @@ static int dynamic_tables(struct bits *s, struct inflater *f)
 		}
 		if (i + rep > nlen + ndist)
 			return -1;
-		while (rep--)
-			lens[i++] = (uint8_t)val;
+		memset(lens + i, (int)val, rep);
+		i += rep;
 	}
 	if (!lens[256])
 		return -1;
