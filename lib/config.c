@@ -7,6 +7,7 @@
 struct parser {
 	const char *p, *end, *name;
 	int line;
+	int eof;
 	struct strbuf section; /* "section" or "section.subsection" */
 };
 
@@ -15,11 +16,20 @@ static int peekc(struct parser *ps)
 	return ps->p < ps->end ? (unsigned char)*ps->p : EOF;
 }
 
+/*
+ * The end of the file reads as a newline that ends the last line (and
+ * counts as one, as in git's line numbers), with ps->eof set. An error
+ * found on reading a newline inside an unfinished construct is reported
+ * on the line that newline ends: see incomplete_line().
+ */
 static int getc_cfg(struct parser *ps)
 {
 	int c = peekc(ps);
-	if (c == EOF)
-		return EOF;
+	if (c == EOF) {
+		ps->eof = 1;
+		ps->line++;
+		return '\n';
+	}
 	ps->p++;
 	if (c == '\r' && peekc(ps) == '\n') {
 		ps->p++;
@@ -35,33 +45,42 @@ static NORETURN void bad_line(struct parser *ps)
 	die("bad config line %d in file %s", ps->line, ps->name);
 }
 
+static NORETURN void incomplete_line(struct parser *ps)
+{
+	ps->line--;
+	bad_line(ps);
+}
+
 static void parse_section(struct parser *ps)
 {
 	int c;
 	strbuf_reset(&ps->section);
 	for (;;) {
 		c = getc_cfg(ps);
-		if (c == EOF || c == '\n')
+		if (ps->eof)
 			bad_line(ps);
 		if (c == ']')
 			return;
 		if (isspace(c)) {
 			/* [section "subsection"] */
-			while ((c = getc_cfg(ps)) == ' ' || c == '\t')
-				;
+			while (isspace(c)) {
+				if (c == '\n')
+					incomplete_line(ps);
+				c = getc_cfg(ps);
+			}
 			if (c != '"')
 				bad_line(ps);
 			strbuf_addch(&ps->section, '.');
 			for (;;) {
 				c = getc_cfg(ps);
-				if (c == EOF || c == '\n')
-					bad_line(ps);
+				if (c == '\n')
+					incomplete_line(ps);
 				if (c == '"')
 					break;
 				if (c == '\\') {
 					c = getc_cfg(ps);
-					if (c == EOF || c == '\n')
-						bad_line(ps);
+					if (c == '\n')
+						incomplete_line(ps);
 				}
 				strbuf_addch(&ps->section, c);
 			}
@@ -85,20 +104,23 @@ static void parse_value(struct parser *ps, struct strbuf *val)
 		getc_cfg(ps);
 	for (;;) {
 		c = getc_cfg(ps);
-		if (c == EOF || c == '\n') {
+		if (c == '\n') {
 			if (quoted)
-				bad_line(ps);
+				incomplete_line(ps);
 			break;
 		}
 		if (!quoted && (c == ';' || c == '#')) {
-			while ((c = getc_cfg(ps)) != EOF && c != '\n')
+			while ((c = getc_cfg(ps)) != '\n')
 				;
 			break;
 		}
 		if (c == '\\') {
 			c = getc_cfg(ps);
 			switch (c) {
-			case '\n': continue;
+			case '\n':
+				if (ps->eof)
+					goto done;
+				continue;
 			case 't': c = '\t'; break;
 			case 'b': c = '\b'; break;
 			case 'n': c = '\n'; break;
@@ -121,12 +143,13 @@ static void parse_value(struct parser *ps, struct strbuf *val)
 		strbuf_addch(val, c);
 		trim = val->len;
 	}
+done:
 	strbuf_setlen(val, trim);
 }
 
 int config_parse_buf(const char *buf, size_t len, const char *name, config_fn fn, void *data)
 {
-	struct parser ps = { buf, buf + len, name, 1, STRBUF_INIT };
+	struct parser ps = { buf, buf + len, name, 1, 0, STRBUF_INIT };
 	struct strbuf key = STRBUF_INIT, val = STRBUF_INIT;
 	int ret = 0;
 
@@ -136,12 +159,12 @@ int config_parse_buf(const char *buf, size_t len, const char *name, config_fn fn
 	for (;;) {
 		int c = getc_cfg(&ps);
 		size_t base;
-		if (c == EOF)
+		if (ps.eof)
 			break;
 		if (c == '\n' || isspace(c))
 			continue;
 		if (c == '#' || c == ';') {
-			while ((c = getc_cfg(&ps)) != EOF && c != '\n')
+			while ((c = getc_cfg(&ps)) != '\n')
 				;
 			continue;
 		}
@@ -168,7 +191,7 @@ int config_parse_buf(const char *buf, size_t len, const char *name, config_fn fn
 			parse_value(&ps, &val);
 			ret = fn(key.buf, val.buf, data);
 		} else if (c == EOF || c == '\n' || c == '#' || c == ';' || c == '\r') {
-			while ((c = getc_cfg(&ps)) != EOF && c != '\n')
+			while ((c = getc_cfg(&ps)) != '\n')
 				;
 			ret = fn(key.buf, NULL, data);
 		} else {

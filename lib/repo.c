@@ -181,8 +181,14 @@ static int check_format_cb(const char *key, const char *value, void *data)
 {
 	struct format_check *fc = data;
 	const char *ext;
-	if (!strcmp(key, "core.repositoryformatversion"))
-		fc->version = value ? strtol(value, NULL, 10) : 0;
+	if (!strcmp(key, "core.repositoryformatversion")) {
+		char *end;
+		errno = 0;
+		fc->version = value ? strtol(value, &end, 10) : 0;
+		if (value && errno == ERANGE)
+			die("bad numeric config value '%s' for '%s' in file %s: out of range",
+			    value, key, common_path("config"));
+	}
 	else if (!strcmp(key, "core.bare"))
 		fc->bare = config_maybe_bool(value) == 1;
 	else if (!strcmp(key, "core.worktree") && value) {
@@ -441,6 +447,14 @@ int setup_git_directory_gently(void)
 			top = up;
 		}
 	}
+	/* Found from its top: git names it relatively (".git", or "." when
+	 * bare), in rev-parse's answers and in messages about its files. */
+	if (top == cwd.len) {
+		if (the_repo.bare)
+			respell_gitdir(".");
+		else if (!strcmp(the_repo.gitdir + strlen(the_repo.worktree), "/.git"))
+			respell_gitdir(".git");
+	}
 	check_repository_format(&fc);
 	if (fc.bare == 1 && !the_repo.bare) {
 		/* core.bare = true in a .git directory: treat as bare */
@@ -456,14 +470,9 @@ int setup_git_directory_gently(void)
 			if (chdir(the_repo.worktree) < 0)
 				die_errno("cannot come back to cwd");
 			/* git prints an absolute git dir from a subdirectory */
-		} else if (!strcmp(the_repo.gitdir + strlen(the_repo.worktree), "/.git")) {
-			respell_gitdir(".git");
 		}
-	} else {
-		if (top < cwd.len && chdir(the_repo.gitdir) < 0)
-			die_errno("cannot chdir to '%s'", the_repo.gitdir);
-		if (top == cwd.len)
-			respell_gitdir(".");
+	} else if (top < cwd.len && chdir(the_repo.gitdir) < 0) {
+		die_errno("cannot chdir to '%s'", the_repo.gitdir);
 	}
 	strbuf_release(&fc.unknown);
 	free(fc.worktree);
