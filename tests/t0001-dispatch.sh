@@ -50,4 +50,13 @@ test_expect_success 'unknown global option exits 129' '
 	grep "unknown option: --bogus" err
 '
 
+if ldd "$MINI_GIT" 2>/dev/null | grep -q 'libasan\|libubsan'; then
+	test_skip 'mini-git links only libc and zlib' 'sanitizer build'
+else
+	test_expect_success 'mini-git links only libc and zlib' '
+		ldd "$MINI_GIT" >libs &&
+		! grep -v -E "linux-vdso|libc\.so|libz\.so|ld-linux|statically linked" libs
+	'
+fi
+
 test_done
