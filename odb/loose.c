@@ -293,9 +293,9 @@ int loose_stream(const char *objdir, const struct object_id *oid, FILE *out)
 	struct loose_bytes lb;
 	z_stream zs;
 	enum object_type type;
-	size_t size, have, written = 0;
+	size_t size, have, fed;
 	char *nul;
-	int zst, ret = -1;
+	int zst, ended = 0, ret = -1;
 
 	loose_path(&path, objdir, oid);
 	ret = loose_bytes_get(path.buf, inbuf, &lb, 0);
@@ -306,8 +306,9 @@ int loose_stream(const char *objdir, const struct object_id *oid, FILE *out)
 	memset(&zs, 0, sizeof(zs));
 	if (inflateInit(&zs) != Z_OK)
 		die("inflateInit failed");
+	fed = lb.len > (1u << 30) ? 1u << 30 : lb.len;
 	zs.next_in = (unsigned char *)lb.p;
-	zs.avail_in = lb.len > (1u << 30) ? 1u << 30 : (unsigned)lb.len;
+	zs.avail_in = (unsigned)fed;
 	zs.next_out = hdr;
 	zs.avail_out = MAX_HEADER_LEN;
 	zst = zinflate(&zs, Z_NO_FLUSH);
@@ -315,34 +316,38 @@ int loose_stream(const char *objdir, const struct object_id *oid, FILE *out)
 	nul = memchr(hdr, 0, MAX_HEADER_LEN - zs.avail_out);
 	if (zst < Z_OK || !nul || parse_header((char *)hdr, &type, &size) < 0 || type == OBJ_BAD)
 		goto out;
-	/* Bytes inflated past the header come first. Like git's reader, the
-	 * stream ending early just ends the output; only zlib errors, or
-	 * input running out before size bytes, fail. */
+	/*
+	 * As git's loose stream reader: the header's size plays no part (a
+	 * longer stream is printed whole, a shorter one just ends), output
+	 * goes out in whole 16 KiB chunks, and a chunk that neither fills
+	 * nor reaches the end of the stream fails unwritten.
+	 */
 	have = MAX_HEADER_LEN - zs.avail_out - (size_t)(nul + 1 - (char *)hdr);
-	if (have > size)
-		have = size;
 	memcpy(chunk, nul + 1, have);
-	while (written < size) {
-		size_t want = size - written < sizeof(chunk) ? size - written : sizeof(chunk);
-		int ended = zst == Z_STREAM_END;
-		while (have < want && !ended) {
+	for (;;) {
+		while (have < sizeof(chunk) && !ended) {
+			if (!zs.avail_in && fed < lb.len) {
+				size_t more = lb.len - fed > (1u << 30) ? 1u << 30 : lb.len - fed;
+				zs.next_in = (unsigned char *)lb.p + fed;
+				zs.avail_in = (unsigned)more;
+				fed += more;
+			}
 			zs.next_out = chunk + have;
-			zs.avail_out = (unsigned)(want - have);
+			zs.avail_out = (unsigned)(sizeof(chunk) - have);
 			zst = zinflate(&zs, Z_FINISH);
-			have = want - zs.avail_out;
+			have = sizeof(chunk) - zs.avail_out;
 			if (zst == Z_STREAM_END)
 				ended = 1;
-			else if (zst != Z_OK && (zst != Z_BUF_ERROR || have < want))
+			else if (zst == Z_BUF_ERROR && !zs.avail_in && fed < lb.len)
+				continue;
+			else if (zst != Z_OK && (zst != Z_BUF_ERROR || have < sizeof(chunk)))
 				goto out;
 		}
 		if (!have)
 			break;
 		if (fwrite(chunk, 1, have, out) != have)
 			goto out;
-		written += have;
 		have = 0;
-		if (ended)
-			break;
 	}
 	ret = 1;
 out:

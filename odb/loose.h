@@ -19,7 +19,8 @@ int loose_read(const char *objdir, const struct object_id *oid,
 	       enum object_type *type, size_t *size, void **data);
 
 /* Streams the contents of the loose object to out as git's loose stream
- * reader does (see odb_stream_blob). 1 done, 0 no such file, -1 error. */
+ * reader does (see odb_stream_blob): the whole zlib stream, whatever the
+ * header says. 1 done, 0 no such file, -1 error. */
 int loose_stream(const char *objdir, const struct object_id *oid, FILE *out);
 
 /* Does the file exist (one stat, nothing read)? */
