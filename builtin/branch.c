@@ -57,107 +57,6 @@ static int color_config_cb(const char *key, const char *value, void *data)
 	return 0;
 }
 
-/* git's "auto": stdout is a terminal, or a pager git started is (with
- * color.pager on), and TERM is neither unset nor "dumb". TERM is looked
- * at first: where it rules colour out, no ioctl() is needed. */
-static int auto_color(void)
-{
-	const char *term = getenv("TERM");
-	if (!term || !strcmp(term, "dumb"))
-		return 0;
-	if (isatty(1))
-		return 1;
-	return env_bool("GIT_PAGER_IN_USE", 0) && config_get_bool("color.pager", 1);
-}
-
-/* --color[=when], color.branch, color.ui: "auto" means a terminal. */
-static int want_color(const char *when)
-{
-	int b;
-	if (!when || !strcasecmp(when, "always"))
-		return 1;
-	if (!strcasecmp(when, "never"))
-		return 0;
-	if (!strcasecmp(when, "auto"))
-		return auto_color();
-	b = config_maybe_bool(when);
-	if (b >= 0)
-		return b ? auto_color() : 0;
-	return -1;
-}
-
-static const char *color_when;
-static int color_given;
-
-static int opt_color(const struct option *o, const char *arg, int unset)
-{
-	(void)o;
-	color_given = 1;
-	color_when = unset ? "never" : arg;
-	if (!unset && arg && want_color(arg) < 0)
-		return error("option `color' expects \"always\", \"auto\", or \"never\"");
-	return 0;
-}
-
-struct oid_list {
-	struct object_id *oids;
-	size_t nr, alloc;
-};
-
-static void oid_list_add(struct oid_list *l, const char *name, const char *what)
-{
-	struct object_id oid;
-	if (get_oid(name, &oid))
-		die("malformed object name %s", name);
-	(void)what;
-	ALLOC_GROW(l->oids, l->nr + 1, l->alloc);
-	oidcpy(&l->oids[l->nr++], &oid);
-}
-
-static struct oid_list contains, no_contains, merged, no_merged, points_at;
-static int list_forced;
-
-static int opt_commit(const struct option *o, const char *arg, int unset)
-{
-	struct oid_list *l = o->value;
-	list_forced = 1;
-	if (unset)
-		return 0;
-	oid_list_add(l, arg ? arg : "HEAD", o->long_name);
-	return 0;
-}
-
-static int opt_points_at(const struct option *o, const char *arg, int unset)
-{
-	struct object_id oid;
-	(void)o;
-	list_forced = 1;
-	if (unset)
-		return 0;
-	if (get_oid(arg, &oid))
-		return error("malformed object name '%s'", arg);
-	ALLOC_GROW(points_at.oids, points_at.nr + 1, points_at.alloc);
-	oidcpy(&points_at.oids[points_at.nr++], &oid);
-	return 0;
-}
-
-static struct ref_sorting *sorting;
-static int sort_given;
-
-static int opt_sort(const struct option *o, const char *arg, int unset)
-{
-	(void)o;
-	list_forced = 1;
-	if (unset) {
-		sorting = NULL;
-		sort_given = 1;
-		return 0;
-	}
-	ref_sorting_add(&sorting, arg);
-	sort_given = 1;
-	return 0;
-}
-
 static int abbrev = -1;
 
 static int opt_abbrev(const struct option *o, const char *arg, int unset)
@@ -353,11 +252,15 @@ static char *build_format(int verbose, size_t maxwidth, const char *remote_prefi
 	return strbuf_detach(&fmt, NULL);
 }
 
-static int list_branches(unsigned kind, int detached, const char **patterns, int verbose,
+static int list_branches(struct ref_filter *filter, const struct ref_sort_keys *keys,
+			 unsigned kind, int detached, const char **patterns, int verbose,
 			 int icase, const char *format)
 {
-	struct ref_filter f = { 0 };
+	struct ref_filter f = *filter;
 	struct ref_array a = { 0 };
+	struct ref_sorting *sorting;
+	const char **conf = NULL;
+	size_t conf_nr;
 	struct ref_format *rf;
 	struct strbuf out = STRBUF_INIT;
 	char *desc = NULL, *fmt = NULL;
@@ -366,16 +269,6 @@ static int list_branches(unsigned kind, int detached, const char **patterns, int
 	f.kind = kind;
 	f.patterns = patterns;
 	f.ignore_case = icase;
-	f.points_at = points_at.oids;
-	f.points_at_nr = points_at.nr;
-	f.with_commit = contains.oids;
-	f.with_commit_nr = contains.nr;
-	f.no_commit = no_contains.oids;
-	f.no_commit_nr = no_contains.nr;
-	f.merged = merged.oids;
-	f.merged_nr = merged.nr;
-	f.no_merged = no_merged.oids;
-	f.no_merged_nr = no_merged.nr;
 	if ((kind & FILTER_REFS_BRANCHES) && detached) {
 		f.kind |= FILTER_REFS_DETACHED_HEAD;
 		desc = head_description();
@@ -385,17 +278,11 @@ static int list_branches(unsigned kind, int detached, const char **patterns, int
 	    (FILTER_REFS_BRANCHES | FILTER_REFS_REMOTES))
 		remote_prefix = "remotes/";
 	filter_refs(&a, &f);
-	if (!sort_given && !sorting) {
-		const char **keys;
-		size_t n = config_get_all("branch.sort", &keys);
-		for (size_t i = 0; i < n; i++)
-			if (keys[i])
-				ref_sorting_add(&sorting, keys[i]);
-		free(keys);
-		if (!sorting)
-			ref_sorting_add(&sorting, "refname");
-	} else if (!sorting)
-		ref_sorting_add(&sorting, "refname");
+	/* git sorts by branch.sort, then the --sort keys (a later key
+	 * ranks first); --no-sort drops both */
+	conf_nr = keys->cleared ? 0 : config_get_all("branch.sort", &conf);
+	sorting = ref_sorting_from_keys(keys, conf, conf_nr);
+	free(conf);
 	ref_sorting_detached_first(sorting);
 	ref_array_sort(sorting, &a);
 
@@ -416,7 +303,6 @@ static int list_branches(unsigned kind, int detached, const char **patterns, int
 	ref_array_clear(&a);
 	ref_format_free(rf);
 	ref_sorting_free(sorting);
-	sorting = NULL;
 	free(desc);
 	free(fmt);
 	return 0;
@@ -1041,32 +927,6 @@ static int branch_change(int argc, const char **argv, int del, int rename, int c
 	}
 	usage_with_options(branch_usage, opts);
 }
-/* git's --contains, --merged...: the commit is optional only as the last
- * word of the command line (HEAD then). "--no-merged" and "--no-contains"
- * are renamed so that the option parser does not read them as negated
- * "--merged" and "--contains". */
-static const char **last_arg_default(int *argc, const char **argv)
-{
-	static const char *const names[] = { "--contains", "--no-contains", "--merged", "--no-merged" };
-	static const char **v; /* lives as long as argv does */
-	v = xcalloc(*argc + 2, sizeof(*v));
-	memcpy(v, argv, *argc * sizeof(*v));
-	int n = *argc;
-	for (size_t i = 0; n >= 2 && i < ARRAY_SIZE(names); i++)
-		if (!strcmp(argv[n - 1], names[i]))
-			v[(*argc)++] = "HEAD";
-	for (int i = 1; i < *argc; i++) {
-		const char *rest;
-		if (!strcmp(v[i], "--"))
-			break;
-		if (skip_prefix(v[i], "--no-merged", &rest) && (!*rest || *rest == '='))
-			v[i] = xstrfmt("--x-no-merged%s", rest);
-		else if (skip_prefix(v[i], "--no-contains", &rest) && (!*rest || *rest == '='))
-			v[i] = xstrfmt("--x-no-contains%s", rest);
-	}
-	return v;
-}
-
 /* Only a guess, to order the reads well: no non-option argument and no
  * option of a change. */
 static int looks_like_listing(int argc, const char **argv)
@@ -1090,8 +950,10 @@ int cmd_branch(int argc, const char **argv)
 	int show_current = 0, unset_upstream = 0, create_reflog = 0, icase = 0, edit_desc = 0;
 	int recurse = 0, noncreate;
 	unsigned kind = FILTER_REFS_BRANCHES;
-	const char *new_upstream = NULL, *format = NULL, *column = NULL;
+	const char *new_upstream = NULL, *format = NULL, *column = NULL, *color_when = NULL;
 	const char *head;
+	static struct ref_filter filter;
+	static struct ref_sort_keys keys;
 	struct object_id head_oid;
 	unsigned head_flags;
 	int detached = 0;
@@ -1104,10 +966,10 @@ int cmd_branch(int argc, const char **argv)
 		  .callback = opt_track },
 		OPT_STRING('u', "set-upstream-to", &new_upstream, "upstream", "change the upstream info"),
 		OPT_BOOL(0, "unset-upstream", &unset_upstream, "unset the upstream info"),
-		OPT_CALLBACK_F(0, "color", NULL, "when", "use colored output", PARSE_OPT_OPTARG, opt_color),
+		OPT_REF_COLOR(&color_when, "use colored output"),
 		OPT_SET_INT('r', "remotes", &kind, "act on remote-tracking branches", FILTER_REFS_REMOTES),
-		OPT_CALLBACK_F(0, "contains", &contains, "commit", "print only branches that contain the commit", PARSE_OPT_NONEG, opt_commit),
-		OPT_CALLBACK_F(0, "no-contains", &no_contains, "commit", "print only branches that don't contain the commit", PARSE_OPT_NONEG, opt_commit),
+		OPT_REF_COMMIT("contains", &filter, "print only branches that contain the commit"),
+		OPT_REF_COMMIT("no-contains", &filter, "print only branches that don't contain the commit"),
 		OPT_CALLBACK_F(0, "abbrev", NULL, "n", "use <n> digits to display object names", PARSE_OPT_OPTARG, opt_abbrev),
 		OPT_GROUP("Specific git-branch actions:"),
 		OPT_SET_INT('a', "all", &kind, "list both remote-tracking and local branches", FILTER_REFS_REMOTES | FILTER_REFS_BRANCHES),
@@ -1122,17 +984,14 @@ int cmd_branch(int argc, const char **argv)
 		OPT_BOOL(0, "create-reflog", &create_reflog, "create the branch's reflog"),
 		OPT_BOOL(0, "edit-description", &edit_desc, "edit the description for the branch"),
 		OPT_BOOL_F('f', "force", &force, "force creation, move/rename, deletion", 0),
-		OPT_CALLBACK_F(0, "merged", &merged, "commit", "print only branches that are merged", PARSE_OPT_NONEG, opt_commit),
-		OPT_CALLBACK_F(0, "no-merged", &no_merged, "commit", "print only branches that are not merged", PARSE_OPT_NONEG, opt_commit),
+		OPT_REF_COMMIT("merged", &filter, "print only branches that are merged"),
+		OPT_REF_COMMIT("no-merged", &filter, "print only branches that are not merged"),
 		OPT_STRING_F(0, "column", &column, "style", "list branches in columns", PARSE_OPT_OPTARG),
-		OPT_CALLBACK_F(0, "sort", NULL, "key", "field name to sort on", 0, opt_sort),
-		OPT_CALLBACK_F(0, "points-at", NULL, "object", "print only branches of the object", PARSE_OPT_NONEG, opt_points_at),
+		OPT_REF_SORT(&keys),
+		OPT_REF_POINTS_AT(&filter, "print only branches of the object"),
 		OPT_BOOL('i', "ignore-case", &icase, "sorting and filtering are case insensitive"),
 		OPT_BOOL(0, "recurse-submodules", &recurse, "recurse through submodules"),
 		OPT_STRING(0, "format", &format, "format", "format to use for the output"),
-		/* "--no-merged" and "--no-contains" arrive here renamed (see below) */
-		OPT_CALLBACK_F(0, "x-no-merged", &no_merged, "commit", NULL, PARSE_OPT_NONEG | PARSE_OPT_HIDDEN, opt_commit),
-		OPT_CALLBACK_F(0, "x-no-contains", &no_contains, "commit", NULL, PARSE_OPT_NONEG | PARSE_OPT_HIDDEN, opt_commit),
 		OPT_END()
 	};
 
@@ -1157,13 +1016,13 @@ int cmd_branch(int argc, const char **argv)
 		head = head_copy.buf;
 	}
 
-	argv = last_arg_default(&argc, argv);
 	argc = parse_options(argc, argv, opts, branch_usage, 0);
 
 	if (!del && !rename && !copy && !edit_desc && !new_upstream && !show_current &&
 	    !unset_upstream && argc == 0)
 		list = 1;
-	if (contains.nr || no_contains.nr || merged.nr || no_merged.nr || points_at.nr || sort_given)
+	if (filter.with_commit_nr || filter.no_commit_nr || filter.merged_nr || filter.no_merged_nr ||
+	    filter.points_at_nr)
 		list = 1;
 	noncreate = !!del + !!rename + !!copy + !!new_upstream + !!show_current + !!list +
 		    !!edit_desc + !!unset_upstream;
@@ -1178,17 +1037,14 @@ int cmd_branch(int argc, const char **argv)
 	}
 
 	if (list) {
-		const char *v;
-		if (color_given)
-			use_color = want_color(color_when);
-		else if (config_get("color.branch", &v) || config_get("color.ui", &v))
-			use_color = want_color(v ? v : "true") > 0;
-		else
-			use_color = auto_color();
+		int ret;
+		use_color = ref_filter_use_color(color_when, "color.branch");
 		if (use_color)
 			config_for_each(CONFIG_ALL, color_config_cb, NULL);
-		argv[argc] = NULL;
-		return list_branches(kind, detached, argv, verbose, icase, format);
+		ret = list_branches(&filter, &keys, kind, detached, argv, verbose, icase, format);
+		ref_filter_release(&filter);
+		free(keys.v);
+		return ret;
 	}
 	if (show_current) {
 		print_current();

@@ -5,6 +5,9 @@
 #include "refs/ref-object.h"
 #include "lib/config.h"
 #include "lib/repo.h"
+#include "odb/oid-name.h"
+#include "odb/object.h"
+#include "odb/odb.h"
 #include <ctype.h>
 #include <fnmatch.h>
 #include <time.h>
@@ -1116,4 +1119,150 @@ void ref_array_clear(struct ref_array *a)
 	free(a->items);
 	a->items = NULL;
 	a->nr = a->alloc = 0;
+}
+
+/* --- options shared by branch and for-each-ref --- */
+
+void ref_filter_release(struct ref_filter *f)
+{
+	free(f->points_at);
+	free(f->with_commit);
+	free(f->no_commit);
+	free(f->merged);
+	free(f->no_merged);
+	f->points_at = f->with_commit = f->no_commit = f->merged = f->no_merged = NULL;
+	f->points_at_nr = f->with_commit_nr = f->no_commit_nr = f->merged_nr = f->no_merged_nr = 0;
+}
+
+static void oids_push(struct object_id **v, size_t *nr, size_t *alloc, const struct object_id *oid)
+{
+	ALLOC_GROW(*v, *nr + 1, *alloc);
+	oidcpy(&(*v)[(*nr)++], oid);
+}
+
+/* git reads the commit as the option is parsed: a name that does not
+ * resolve is fatal for --merged but a usage error for --contains, and
+ * either fails on an object that is not a commit. */
+int ref_filter_opt_commit(const struct option *o, const char *arg, int unset)
+{
+	struct ref_filter *f = o->value;
+	int merge = ends_with(o->long_name, "merged"), neg = starts_with(o->long_name, "no-");
+	struct object_id oid, commit;
+	enum object_type t;
+
+	if (unset || !arg)
+		return -1;
+	if (get_oid(arg, &oid)) {
+		if (merge)
+			die("malformed object name %s", arg);
+		return error("malformed object name %s", arg);
+	}
+	if (peel_to_non_tag(&oid, &commit, &t) < 0 ||
+	    (t != OBJ_COMMIT && error("object %s is a %s, not a commit", oid_to_hex(&commit), type_name(t)))) {
+		if (merge)
+			return error("option `%s' must point to a commit", o->long_name);
+		return error("no such commit %s", arg);
+	}
+	if (merge && neg)
+		oids_push(&f->no_merged, &f->no_merged_nr, &f->no_merged_alloc, &commit);
+	else if (merge)
+		oids_push(&f->merged, &f->merged_nr, &f->merged_alloc, &commit);
+	else if (neg)
+		oids_push(&f->no_commit, &f->no_commit_nr, &f->no_commit_alloc, &commit);
+	else
+		oids_push(&f->with_commit, &f->with_commit_nr, &f->with_commit_alloc, &commit);
+	return 0;
+}
+
+int ref_filter_opt_points_at(const struct option *o, const char *arg, int unset)
+{
+	struct ref_filter *f = o->value;
+	struct object_id oid;
+	if (unset) {
+		f->points_at_nr = 0;
+		return 0;
+	}
+	if (get_oid(arg, &oid))
+		return error("malformed object name '%s'", arg);
+	oids_push(&f->points_at, &f->points_at_nr, &f->points_at_alloc, &oid);
+	return 0;
+}
+
+int ref_filter_opt_sort(const struct option *o, const char *arg, int unset)
+{
+	struct ref_sort_keys *k = o->value;
+	if (unset) {
+		k->nr = 0;
+		k->cleared = 1;
+		return 0;
+	}
+	ALLOC_GROW(k->v, k->nr + 1, k->alloc);
+	k->v[k->nr++] = arg;
+	return 0;
+}
+
+struct ref_sorting *ref_sorting_from_keys(const struct ref_sort_keys *k,
+					  const char **conf, size_t conf_nr)
+{
+	struct ref_sorting *s = NULL;
+	for (size_t i = 0; !k->cleared && i < conf_nr; i++)
+		if (conf[i])
+			ref_sorting_add(&s, conf[i]);
+	for (size_t i = 0; i < k->nr; i++)
+		ref_sorting_add(&s, k->v[i]);
+	if (!s)
+		ref_sorting_add(&s, "refname");
+	return s;
+}
+
+/* git's "auto": stdout is a terminal, or a pager git started is (with
+ * color.pager on), and TERM is neither unset nor "dumb". TERM is looked
+ * at first: where it rules colour out, no ioctl() is needed. */
+static int auto_color(void)
+{
+	const char *term = getenv("TERM");
+	if (!term || !strcmp(term, "dumb"))
+		return 0;
+	if (isatty(1))
+		return 1;
+	return env_bool("GIT_PAGER_IN_USE", 0) && config_get_bool("color.pager", 1);
+}
+
+/* 1, 0, or -1 for a word --color does not know. */
+static int color_word(const char *when)
+{
+	if (!strcasecmp(when, "always"))
+		return 1;
+	if (!strcasecmp(when, "never"))
+		return 0;
+	if (!strcasecmp(when, "auto"))
+		return auto_color();
+	return -1;
+}
+
+int ref_filter_opt_color(const struct option *o, const char *arg, int unset)
+{
+	const char **when = o->value;
+	*when = unset ? "never" : arg ? arg : "always";
+	if (color_word(*when) < 0)
+		return error("option `color' expects \"always\", \"auto\", or \"never\"");
+	return 0;
+}
+
+int ref_filter_use_color(const char *when, const char *config_key)
+{
+	const char *v;
+	int b;
+	if (when)
+		return color_word(when) > 0;
+	if ((!config_key || !config_get(config_key, &v)) && !config_get("color.ui", &v))
+		return auto_color();
+	/* a config value may also be a boolean: true means auto */
+	if (!v)
+		return auto_color();
+	b = color_word(v);
+	if (b >= 0)
+		return b;
+	b = config_maybe_bool(v);
+	return b > 0 ? auto_color() : 0;
 }

@@ -5,6 +5,7 @@
 #define REFS_REF_FILTER_H
 
 #include "refs/refs.h"
+#include "lib/parse-options.h"
 
 enum ref_kind {
 	FILTER_REFS_TAGS = 1,
@@ -55,7 +56,12 @@ struct ref_filter {
 	struct object_id *merged, *no_merged;
 	size_t merged_nr, no_merged_nr;
 	const char *head_desc;      /* what a detached HEAD is called */
+	/* filled by the options below */
+	size_t points_at_alloc, with_commit_alloc, no_commit_alloc, merged_alloc, no_merged_alloc;
 };
+
+/* Frees the object id lists the options filled. */
+void ref_filter_release(struct ref_filter *f);
 
 struct ref_format;
 struct ref_sorting;
@@ -77,6 +83,40 @@ void ref_sorting_detached_first(struct ref_sorting *s);
 int ref_sorting_needs_object(const struct ref_sorting *s);
 void ref_array_sort(struct ref_sorting *s, struct ref_array *a);
 void ref_sorting_free(struct ref_sorting *s);
+
+/* Sort keys as the command line gives them, parsed only when a listing
+ * needs them (git's order of errors). cleared: --no-sort was given, which
+ * also drops keys from configuration (branch.sort). */
+struct ref_sort_keys {
+	const char **v;
+	size_t nr, alloc;
+	int cleared;
+};
+/* The keys (after conf, when not cleared) as a sorting; "refname" if none. */
+struct ref_sorting *ref_sorting_from_keys(const struct ref_sort_keys *k,
+					  const char **conf, size_t conf_nr);
+
+/* Colour for the listings: --color (when: NULL if not given), else the
+ * config key (color.branch...; NULL for none), else color.ui, else auto. */
+int ref_filter_use_color(const char *when, const char *config_key);
+
+/* Options branch and for-each-ref share. The commit of --contains,
+ * --merged and their negatives may be left out only as the last word of
+ * the command line (HEAD then), as in git. */
+int ref_filter_opt_commit(const struct option *o, const char *arg, int unset);
+int ref_filter_opt_points_at(const struct option *o, const char *arg, int unset);
+int ref_filter_opt_sort(const struct option *o, const char *arg, int unset);
+int ref_filter_opt_color(const struct option *o, const char *arg, int unset);
+
+/* name: "contains", "no-contains", "merged" or "no-merged"; f: a struct ref_filter * */
+#define OPT_REF_COMMIT(name, f, h) { .type = OPTION_CALLBACK, .long_name = (name), .value = (f), \
+	.argh = "commit", .help = (h), .flags = PARSE_OPT_NONEG | PARSE_OPT_LASTARG_DEFAULT, \
+	.callback = ref_filter_opt_commit, .defval = (intptr_t)"HEAD" }
+#define OPT_REF_POINTS_AT(f, h) OPT_CALLBACK_F(0, "points-at", (f), "object", (h), 0, ref_filter_opt_points_at)
+/* k: a struct ref_sort_keys * */
+#define OPT_REF_SORT(k) OPT_CALLBACK_F(0, "sort", (k), "key", "field name to sort on", 0, ref_filter_opt_sort)
+/* w: a const char ** that receives "always", "never" or the argument */
+#define OPT_REF_COLOR(w, h) OPT_CALLBACK_F(0, "color", (w), "when", (h), PARSE_OPT_OPTARG, ref_filter_opt_color)
 
 /* Collect the refs the filter selects. */
 int filter_refs(struct ref_array *a, struct ref_filter *f);
