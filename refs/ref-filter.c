@@ -1255,7 +1255,7 @@ int ref_filter_use_color(const char *when, const char *config_key)
 	int b;
 	if (when)
 		return color_word(when) > 0;
-	if ((!config_key || !config_get(config_key, &v)) && !config_get("color.ui", &v))
+	if (!config_key || (!config_get(config_key, &v) && !config_get("color.ui", &v)))
 		return auto_color();
 	/* a config value may also be a boolean: true means auto */
 	if (!v)

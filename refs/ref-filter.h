@@ -97,7 +97,8 @@ struct ref_sorting *ref_sorting_from_keys(const struct ref_sort_keys *k,
 					  const char **conf, size_t conf_nr);
 
 /* Colour for the listings: --color (when: NULL if not given), else the
- * config key (color.branch...; NULL for none), else color.ui, else auto. */
+ * config key (color.branch), else color.ui, else auto. for-each-ref
+ * passes NULL: like git's, it reads no colour configuration. */
 int ref_filter_use_color(const char *when, const char *config_key);
 
 /* Options branch and for-each-ref share. The commit of --contains,

@@ -25,7 +25,12 @@ for args in "" "--list" "-l" "-a" "-r" "--all --list" "--show-current" \
 	"--format=%(refname:lstrip=-1)%(symref)" "-a --format=%(refname:rstrip=1)" \
 	"--color=always" "--color=always -a" "--color=always -vv" "--color=never" "--color=auto" \
 	"--no-color" "--column=never" "-i --list Z*" "--points-at HEAD" "--points-at one" \
-	"--bogus" "-h"
+	"--bogus" "-h" \
+	"--contains" "--contains=one" "--contains one" "--contains two --list l*" "--cont" \
+	"--no-contains" "--no-contains=two" "--merged" "--merged one" "--no-merged one" \
+	"--no-merged" "--no-merged=three -a" "--contains nothere" "--merged nothere" \
+	"--contains HEAD^{tree}" "--no-merged HEAD^{tree}" "--no-sort" "--sort=objecttype" \
+	"--points-at one --no-points-at" "--color=true" "--color=bad" "--color=Always -a"
 do
 	test_expect_success "branch $args" 'cd r && set -f && compare_git branch $args'
 done
@@ -37,6 +42,20 @@ test_expect_success 'branch.sort and color.branch config' '
 	git config color.branch.current "bold red" && compare_git branch &&
 	git config --unset branch.sort && git config --unset color.branch &&
 	git config --unset color.branch.current
+'
+
+test_expect_success 'branch.sort ranks below --sort; --no-sort drops it' '
+	cd r && git config branch.sort -refname &&
+	compare_git branch --sort=objecttype && compare_git branch --no-sort &&
+	compare_git branch --no-sort --sort=objecttype &&
+	git config --unset branch.sort
+'
+
+test_expect_success 'colour from a pager git started, unless TERM is dumb' '
+	cd r && (export GIT_PAGER_IN_USE=1 TERM=xterm &&
+	 compare_git branch && compare_git -c color.pager=false branch &&
+	 compare_git -c color.branch=auto -c color.ui=never branch &&
+	 TERM=dumb compare_git branch)
 '
 
 test_expect_success 'packed, loose and mixed refs list the same' '

@@ -57,7 +57,9 @@ for args in "new" "new one" "new ann" "new origin/other" "--track new origin/oth
 	"-u origin/other" "-u origin/feature side" "--set-upstream-to=master side" \
 	"-u side side" "-u origin/nothere" "-u one side" "-u origin/other nothere" \
 	"--unset-upstream side" "--unset-upstream merged" "--unset-upstream" \
-	"--unset-upstream nothere"
+	"--unset-upstream nothere" \
+	"--sort=refname new" "--sort=bogus -d merged" "--no-sort -m side renamed" \
+	"--contains one -d merged" "--merged one new" "--points-at one --no-points-at new"
 do
 	test_expect_success "branch $args" 'change $args'
 done

@@ -40,10 +40,24 @@ for args in "" "refs/heads" "refs/heads/" "refs/tags/a*" "refs/heads refs/tags" 
 	"--tcl --format=%(subject)" "-s -p" \
 	"--points-at HEAD" "--points-at one" "--points-at ann" "--contains one" "--contains" \
 	"--no-contains two" "--merged" "--merged one" "--no-merged" "--no-merged=one" \
-	"--contains one --no-merged" "--ignore-case refs/HEADS" "--bogus" "-h"
+	"--contains one --no-merged" "--ignore-case refs/HEADS" "--bogus" "-h" \
+	"--no-contains" "--cont" "--no-merged one --merged" "--contains=ann" "--contains nothere" \
+	"--merged nothere" "--contains HEAD^{tree}" "--merged HEAD^{tree}" "--merged --" \
+	"--points-at one --no-points-at" "--no-points-at --points-at one" "--no-sort" \
+	"--sort=objecttype --no-sort --sort=-objecttype" "--sort=bogus --format=%(bogus)" \
+	"--color=true" "--color=bad" "--color --format=%(color:green)%(refname)%(color:reset)"
 do
 	test_expect_success "for-each-ref $args" 'cd r && set -f && compare_git for-each-ref $args'
 done
+
+test_expect_success 'colour: color.ui, TERM and a pager git started' '
+	cd r && f="--format=%(color:red)%(refname)%(color:reset)" &&
+	compare_git -c color.ui=always for-each-ref "$f" &&
+	compare_git -c color.ui=false for-each-ref --color=auto "$f" &&
+	(export GIT_PAGER_IN_USE=1 TERM=xterm &&
+	 compare_git for-each-ref "$f" && compare_git -c color.pager=false for-each-ref "$f" &&
+	 compare_git -c color.ui=auto for-each-ref "$f" && TERM=dumb compare_git for-each-ref "$f")
+'
 
 test_expect_success 'loose over packed, unsorted packed-refs, broken refs' '
 	cd r &&
