@@ -515,10 +515,9 @@ static int less_than_slash(unsigned char c)
 	return c != '\0' && c < '/';
 }
 
-static int verify_ordered(unsigned mode1, const char *name1, unsigned mode2,
-			  const char *name2, struct name_stack *st)
+static int verify_ordered(unsigned mode1, const char *name1, size_t len1, unsigned mode2,
+			  const char *name2, size_t len2, struct name_stack *st)
 {
-	size_t len1 = strlen(name1), len2 = strlen(name2);
 	size_t len = len1 < len2 ? len1 : len2;
 	unsigned char c1, c2;
 	int cmp = memcmp(name1, name2, len);
@@ -566,6 +565,7 @@ static int check_tree(struct ctx *c, const char *buf, size_t len, const char **w
 	const char *p = buf, *o_name = NULL;
 	size_t left = len;
 	unsigned o_mode = 0;
+	size_t o_len = 0;
 	static const unsigned char zero[RAW_SZ];
 
 	if (left && decode_entry(p, left, &e, why))
@@ -573,11 +573,12 @@ static int check_tree(struct ctx *c, const char *buf, size_t len, const char **w
 	while (left) {
 		const char *bs;
 
+		/* The names' lengths are known: no scan of a name for its end. */
 		has_null |= !memcmp(e.oid, zero, RAW_SZ);
-		has_full |= !!strchr(e.name, '/');
+		has_full |= !!memchr(e.name, '/', e.name_len);
 		has_empty |= !*e.name;
-		has_dot |= !strcmp(e.name, ".");
-		has_dotdot |= !strcmp(e.name, "..");
+		has_dot |= e.name_len == 1 && e.name[0] == '.';
+		has_dotdot |= e.name_len == 2 && e.name[0] == '.' && e.name[1] == '.';
 		has_dotgit |= fsck_is_hfs_dotgit(e.name) || fsck_is_ntfs_dotgit(e.name);
 		has_zero_pad |= *p == '0';
 		if (is_dot_file(e.name, "gitmodules") && S_ISLNK(e.mode))
@@ -590,7 +591,8 @@ static int check_tree(struct ctx *c, const char *buf, size_t len, const char **w
 			if (is_dot_file(e.name, "mailmap"))
 				ret += report(c, FSCK_MSG_MAILMAP_SYMLINK, ".mailmap is a symlink");
 		}
-		for (bs = strchr(e.name, '\\'); bs; bs = strchr(bs, '\\')) {
+		for (bs = memchr(e.name, '\\', e.name_len); bs;
+		     bs = memchr(bs, '\\', (size_t)(e.name + e.name_len - bs))) {
 			bs++;
 			has_dotgit |= fsck_is_ntfs_dotgit(bs);
 		}
@@ -604,6 +606,7 @@ static int check_tree(struct ctx *c, const char *buf, size_t len, const char **w
 		{
 			unsigned mode = e.mode;
 			const char *name = e.name;
+			size_t name_len = e.name_len;
 			if (left && decode_entry(p, left, &e, why)) {
 				ret += report(c, FSCK_MSG_BAD_TREE, "cannot be parsed as a tree");
 				break;
@@ -623,7 +626,7 @@ static int check_tree(struct ctx *c, const char *buf, size_t len, const char **w
 				has_bad_modes = 1;
 			}
 			if (o_name) {
-				switch (verify_ordered(o_mode, o_name, mode, name, &st)) {
+				switch (verify_ordered(o_mode, o_name, o_len, mode, name, name_len, &st)) {
 				case TREE_UNORDERED:
 					unsorted = 1;
 					break;
@@ -634,6 +637,7 @@ static int check_tree(struct ctx *c, const char *buf, size_t len, const char **w
 			}
 			o_mode = mode;
 			o_name = name;
+			o_len = name_len;
 		}
 	}
 	free(st.names);

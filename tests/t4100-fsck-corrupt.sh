@@ -182,6 +182,7 @@ for c in \
 	"dotdot:100644 .. $B" \
 	"dotgit:100644 .GIT $B" \
 	"full-path:100644 a/b $B" \
+	"backslash-dotgit:100644 a\\.git $B" \
 	"gitmodules-symlink:120000 .gitmodules $B" \
 	"gitignore-symlink:120000 .gitignore $B" \
 	"null-sha1:100644 a 0000000000000000000000000000000000000000"
