@@ -6,6 +6,7 @@
 #include "odb/commit-walk.h"
 #include "refs/refs.h"
 #include "lib/repo.h"
+#include "sha1/object-hash.h"
 #include <ctype.h>
 #include <regex.h>
 #include <time.h>
@@ -46,6 +47,52 @@ int peel_to_non_tag(const struct object_id *oid, struct object_id *out, enum obj
 	return 0;
 }
 
+/* The checks of git's commit parser that can fail: the tree line, then
+ * each parent line. 0, or -1 after git's error. */
+static int check_commit_header(const struct object_id *oid, const char *buf, size_t size)
+{
+	const char *p = buf + 46, *tail = buf + size;
+	struct object_id x;
+
+	if (size <= 46 || memcmp(buf, "tree ", 5) || buf[45] != '\n')
+		return error("bogus commit object %s", oid_to_hex(oid));
+	if (get_oid_hex(buf + 5, &x))
+		return error("bad tree pointer in commit %s", oid_to_hex(oid));
+	while (tail - p > 48 && !memcmp(p, "parent ", 7)) {
+		if (tail - p <= 49 || get_oid_hex(p + 7, &x) || p[47] != '\n')
+			return error("bad parents in commit %s", oid_to_hex(oid));
+		p += 48;
+	}
+	return 0;
+}
+
+/*
+ * What git's parse_object() does to an object a revision name reaches
+ * (the object of X^{...}, of X^N and X~N, and the tags on the way): read
+ * it whole, check its hash ("hash mismatch X"), and for a commit its
+ * header. Other reads skip the hash, as git's do. 0 with *type set, or -1.
+ */
+static int parse_object_checked(const struct object_id *oid, enum object_type *type)
+{
+	struct object_id real;
+	enum object_type t;
+	size_t size;
+	char *buf = odb_read_object(oid, &t, &size);
+	int ret = 0;
+
+	if (!buf)
+		return -1;
+	hash_object_buf(type_name(t), buf, size, &real);
+	if (!oideq(&real, oid))
+		ret = error("hash mismatch %s", oid_to_hex(oid));
+	else if (t == OBJ_COMMIT)
+		ret = check_commit_header(oid, buf, size);
+	free(buf);
+	if (type)
+		*type = t;
+	return ret;
+}
+
 /* The tree of a commit, the target of a tag: one step of peeling. */
 static int deref_one(const struct object_id *oid, enum object_type type, struct object_id *out)
 {
@@ -72,8 +119,9 @@ static int deref_one(const struct object_id *oid, enum object_type type, struct 
 	return ret;
 }
 
-int peel_to_type(const struct object_id *oid, enum object_type want, const char *name,
-		 struct object_id *out)
+/* peel_to_type; with checked, each object on the way as parse_object_checked. */
+static int peel_to_type_1(const struct object_id *oid, enum object_type want, const char *name,
+			  struct object_id *out, int checked)
 {
 	struct object_id cur;
 	enum object_type t;
@@ -82,7 +130,8 @@ int peel_to_type(const struct object_id *oid, enum object_type want, const char 
 
 	oidcpy(&cur, oid);
 	for (;;) {
-		if (odb_read_header(&cur, &t, &size) < 0)
+		if (checked ? parse_object_checked(&cur, &t) < 0 :
+			      odb_read_header(&cur, &t, &size) < 0)
 			return -1;
 		if (t == want || (want == OBJ_NONE && t != OBJ_TAG))
 			break;
@@ -99,12 +148,41 @@ int peel_to_type(const struct object_id *oid, enum object_type want, const char 
 	return 0;
 }
 
+int peel_to_type(const struct object_id *oid, enum object_type want, const char *name,
+		 struct object_id *out)
+{
+	return peel_to_type_1(oid, want, name, out, 0);
+}
+
+/* git's deref_tag(parse_object(X)): tags followed, every object checked. */
+static int checked_peel_to_non_tag(const struct object_id *oid, struct object_id *out,
+				   enum object_type *type)
+{
+	struct object_id cur;
+	enum object_type t;
+	int depth = 0;
+
+	oidcpy(&cur, oid);
+	for (;;) {
+		if (parse_object_checked(&cur, &t) < 0)
+			return -1;
+		if (t != OBJ_TAG)
+			break;
+		if (deref_one(&cur, t, &cur) < 0 || ++depth > 10000)
+			return -1;
+	}
+	oidcpy(out, &cur);
+	if (type)
+		*type = t;
+	return 0;
+}
+
 /* lookup_commit_reference in git's words: tags followed, then it must be a
  * commit ("error: object X is a tree, not a commit"). */
 static int commit_reference(const struct object_id *oid, struct object_id *out)
 {
 	enum object_type t;
-	if (peel_to_non_tag(oid, out, &t) < 0)
+	if (checked_peel_to_non_tag(oid, out, &t) < 0)
 		return -1;
 	if (t != OBJ_COMMIT)
 		return error("object %s is a %s, not a %s", oid_to_hex(out), type_name(t),
@@ -118,7 +196,8 @@ static int read_parents(const struct object_id *oid, struct commit_info *ci, cha
 	enum object_type t;
 	size_t size;
 	*buf = odb_read_object(oid, &t, &size);
-	if (!*buf || t != OBJ_COMMIT || parse_commit_buffer(*buf, size, ci) < 0) {
+	if (!*buf || t != OBJ_COMMIT || check_commit_header(oid, *buf, size) < 0 ||
+	    parse_commit_buffer(*buf, size, ci) < 0) {
 		free(*buf);
 		*buf = NULL;
 		return -1;
@@ -601,12 +680,12 @@ static int peel_onion(const char *name, size_t len, unsigned flags, struct objec
 		return -1;
 	if (want == OBJ_BAD) {
 		oidcpy(oid, &outer);
-		return 0;
+		return parse_object_checked(&outer, NULL);
 	}
 	if (want == OBJ_NONE)
-		return peel_to_non_tag(&outer, oid, NULL);
+		return checked_peel_to_non_tag(&outer, oid, NULL);
 	whole = xstrndup(name, len);
-	ret = peel_to_type(&outer, want, whole, oid);
+	ret = peel_to_type_1(&outer, want, whole, oid, 1);
 	free(whole);
 	if (!ret && sp[0] == '/' && sp[1] != '}') {
 		char *pattern = xstrndup(sp + 1, name + len - 1 - (sp + 1));
