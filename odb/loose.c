@@ -58,7 +58,8 @@ static int zinflate(z_stream *zs, int flush)
 }
 
 /* "<type> <size>\0": 0 with the type and size, or -1. Sizes as git parses
- * them: decimal, no leading zero unless the size is 0. */
+ * them: decimal, no leading zero unless the size is 0, anything up to
+ * SIZE_MAX; past it git dies with its size_t overflow message. */
 static int parse_header(const char *h, enum object_type *type, size_t *size)
 {
 	const char *sp = strchr(h, ' ');
@@ -73,9 +74,13 @@ static int parse_header(const char *h, enum object_type *type, size_t *size)
 	v = (size_t)(*h++ - '0');
 	if (v)
 		while (*h >= '0' && *h <= '9') {
-			if (v > (SIZE_MAX - 9) / 10)
-				return -1;
-			v = v * 10 + (size_t)(*h++ - '0');
+			size_t d = (size_t)(*h++ - '0');
+			if (v > SIZE_MAX / 10)
+				die("size_t overflow: %zu * %d", v, 10);
+			v *= 10;
+			if (d > SIZE_MAX - v)
+				die("size_t overflow: %zu + %zu", v, d);
+			v += d;
 		}
 	if (*h)
 		return -1;
