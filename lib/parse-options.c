@@ -73,12 +73,21 @@ struct state {
 	const struct option *opts;
 };
 
+/* Unknown options print the usage after the error; a bad value does not. */
 static NORETURN void fail(struct state *st, const char *fmt, const char *what)
 {
 	fprintf(stderr, "error: ");
 	fprintf(stderr, fmt, what);
 	fputc('\n', stderr);
 	usage_with_options(st->usage, st->opts);
+}
+
+static NORETURN void fail_value(const char *fmt, const char *what)
+{
+	fprintf(stderr, "error: ");
+	fprintf(stderr, fmt, what);
+	fputc('\n', stderr);
+	exit(129);
 }
 
 static int takes_arg(const struct option *o)
@@ -103,12 +112,12 @@ static int apply(struct state *st, const struct option *o, int unset,
 		fail(st, "unknown option `no-%s'", name);
 	if (!takes_arg(o) || unset) {
 		if (arg)
-			fail(st, is_long ? "option `%s' takes no value" : "switch `%s' takes no value", name);
+			fail_value(is_long ? "option `%s' takes no value" : "switch `%s' takes no value", name);
 	} else if (!arg && !next && (o->flags & PARSE_OPT_LASTARG_DEFAULT)) {
 		arg = (const char *)o->defval;
 	} else if (!arg && !(o->flags & PARSE_OPT_OPTARG)) {
 		if (!next)
-			fail(st, is_long ? "option `%s' requires a value" : "switch `%s' requires a value", name);
+			fail_value(is_long ? "option `%s' requires a value" : "switch `%s' requires a value", name);
 		arg = next;
 		used_next = 1;
 	}
@@ -142,11 +151,9 @@ static int apply(struct state *st, const struct option *o, int unset,
 			break;
 		}
 		v = strtol(arg, &end, 10);
-		if (!*arg || *end) {
-			fprintf(stderr, "error: %s%s expects a numerical value\n",
-				is_long ? "option `" : "switch `", name);
-			exit(129);
-		}
+		if (!*arg || *end)
+			fail_value(is_long ? "option `%s' expects a numerical value" :
+					     "switch `%s' expects a numerical value", name);
 		*(int *)o->value = (int)v;
 		break;
 	}
@@ -171,8 +178,8 @@ static const struct option *find_short(const struct option *o, int c)
 /* Long option lookup with --no- negation and unique abbreviations. */
 static const struct option *find_long(struct state *st, const char *arg, size_t len, int *unset)
 {
-	const struct option *o, *abbrev = NULL;
-	int abbrev_unset = 0, ambiguous = 0;
+	const struct option *o, *abbrev = NULL, *other = NULL;
+	int abbrev_unset = 0, other_unset = 0;
 	/* An exact name wins over the negation of another option
 	 * ("--no-merged" is an option of its own beside "--merged"). */
 	for (o = st->opts; o->type != OPTION_END; o++)
@@ -205,17 +212,21 @@ static const struct option *find_long(struct state *st, const char *arg, size_t 
 		if (len < ln_len && !strncmp(arg, ln, len))
 			neg = 0;
 		else if (len > 3 && !strncmp(arg, "no-", 3) && len - 3 < ln_len &&
-			 !strncmp(arg + 3, ln, len - 3))
+			 !strncmp(arg + 3, ln, len - 3) && !(o->flags & PARSE_OPT_NONEG))
 			neg = 1;
 		else
 			continue;
-		if (abbrev && abbrev != o)
-			ambiguous = 1;
+		if (abbrev && abbrev != o) {
+			other = abbrev;
+			other_unset = abbrev_unset;
+		}
 		abbrev = o;
 		abbrev_unset = neg;
 	}
-	if (ambiguous) {
-		fprintf(stderr, "error: ambiguous option: %.*s\n", (int)len, arg);
+	if (other) {
+		fprintf(stderr, "error: ambiguous option: %.*s (could be --%s%s or --%s%s)\n",
+			(int)len, arg, other_unset ? "no-" : "", other->long_name,
+			abbrev_unset ? "no-" : "", abbrev->long_name);
 		usage_with_options(st->usage, st->opts);
 	}
 	*unset = abbrev_unset;
