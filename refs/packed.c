@@ -54,89 +54,116 @@ static const char *record_end(const char *p, const char *end)
 	return p;
 }
 
-/* Checks the shape of the record at rec; returns its name and length. */
-static const char *record_name(struct packed_refs *pr, const char *rec, size_t *len)
+/* git's whitespace: the separator after the id may be any of these. */
+static int is_sep(char c)
 {
-	const char *end = end_of(pr), *nl;
-	if ((size_t)(end - rec) < HEX_SZ + 2 || rec[HEX_SZ] != ' ')
-		die_invalid(pr->path, rec, end - rec);
-	nl = memchr(rec + HEX_SZ + 1, '\n', end - rec - HEX_SZ - 1);
-	if (!nl)
-		die_unterminated(pr->path, rec, end - rec);
-	if (nl == rec + HEX_SZ + 1)
-		die_invalid(pr->path, rec, end - rec);
-	*len = nl - (rec + HEX_SZ + 1);
-	return rec + HEX_SZ + 1;
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* Fill e from the record at rec; returns the next record. */
+/*
+ * Fill e from the record at rec; returns the next record. As git, records
+ * are checked only as they are read: when listing, a name that fails
+ * check_refname_format gets a null id and REF_BAD_NAME | REF_ISBROKEN (a
+ * name that could escape refs/ dies), and a bad id or peeled line dies;
+ * a lookup (listing 0) already matched the name and checks only the id.
+ */
 static const char *parse_record(struct packed_refs *pr, const char *rec,
-				struct strbuf *name, struct ref_entry *e)
+				struct strbuf *name, struct ref_entry *e, int listing)
 {
-	const char *end = end_of(pr), *n, *p;
-	size_t nlen;
-	n = record_name(pr, rec, &nlen);
-	if (get_oid_hex(rec, &e->oid))
+	const char *end = end_of(pr), *n = rec + HEX_SZ + 1, *nl, *p;
+
+	if (end - rec < HEX_SZ + 2 || get_oid_hex(rec, &e->oid) ||
+	    (listing && !is_sep(rec[HEX_SZ])))
 		die_invalid(pr->path, rec, end - rec);
+	nl = memchr(n, '\n', end - n);
+	if (!nl)
+		die_unterminated(pr->path, rec, end - rec);
 	strbuf_reset(name);
-	strbuf_add(name, n, nlen);
+	strbuf_add(name, n, nl - n);
 	e->name = name->buf;
 	e->flags = REF_ISPACKED;
 	e->symref_target = NULL;
 	oidclr(&e->peeled);
-	p = n + nlen + 1;
+	if (listing && check_refname_format(name->buf, REFNAME_ALLOW_ONELEVEL)) {
+		if (!refname_is_safe(name->buf))
+			die("packed refname is dangerous: %s", name->buf);
+		oidclr(&e->oid);
+		e->flags |= REF_BAD_NAME | REF_ISBROKEN;
+	}
+	if (pr->fully_peeled || (pr->peeled && starts_with(name->buf, "refs/tags/")))
+		e->flags |= REF_KNOWS_PEELED;
+	p = nl + 1;
 	if (p < end && *p == '^') {
-		if ((size_t)(end - p) < HEX_SZ + 2 || p[HEX_SZ + 1] != '\n' ||
-		    get_oid_hex(p + 1, &e->peeled))
-			die_invalid(pr->path, p, end - p);
-		e->flags |= REF_KNOWS_PEELED;
-		p += HEX_SZ + 2;
-	} else if (pr->fully_peeled || (pr->peeled && starts_with(name->buf, "refs/tags/"))) {
-		e->flags |= REF_KNOWS_PEELED;
+		if (end - p < HEX_SZ + 2 || p[HEX_SZ + 1] != '\n' ||
+		    get_oid_hex(p + 1, &e->peeled)) {
+			if (listing)
+				die_invalid(pr->path, p, end - p);
+			oidclr(&e->peeled);
+			e->flags &= ~REF_KNOWS_PEELED;
+		} else if (e->flags & REF_ISBROKEN) {
+			oidclr(&e->peeled);
+			e->flags &= ~REF_KNOWS_PEELED;
+		} else {
+			e->flags |= REF_KNOWS_PEELED;
+		}
+		p = memchr(p, '\n', end - p) + 1;
 	}
 	return p;
 }
 
-static int cmp_rec_name(struct packed_refs *pr, const char *rec, const char *key)
+/* The name of the record at rec against key, as git compares them: bytes
+ * up to the newline, unchecked (every line ends in one; see
+ * packed_refs_get). */
+static int cmp_rec_name(const char *rec, const char *key)
 {
-	size_t len;
-	const char *n = record_name(pr, rec, &len);
-	size_t klen = strlen(key);
-	int c = memcmp(n, key, len < klen ? len : klen);
-	if (c)
-		return c;
-	return len < klen ? -1 : len > klen;
+	const unsigned char *r = (const unsigned char *)rec + HEX_SZ + 1;
+	const unsigned char *k = (const unsigned char *)key;
+
+	for (;; r++, k++) {
+		if (*r == '\n')
+			return *k ? -1 : 0;
+		if (!*k)
+			return 1;
+		if (*r != *k)
+			return *r < *k ? -1 : 1;
+	}
 }
 
-static int cmp_recs(const void *a, const void *b, void *data)
+static int cmp_recs(const void *a, const void *b)
 {
-	struct packed_refs *pr = data;
-	size_t la, lb;
-	const char *na = record_name(pr, *(const char **)a, &la);
-	const char *nb = record_name(pr, *(const char **)b, &lb);
-	int c = memcmp(na, nb, la < lb ? la : lb);
-	if (c)
-		return c;
-	return la < lb ? -1 : la > lb;
+	const unsigned char *r1 = (const unsigned char *)*(const char **)a + HEX_SZ + 1;
+	const unsigned char *r2 = (const unsigned char *)*(const char **)b + HEX_SZ + 1;
+
+	for (;; r1++, r2++) {
+		if (*r1 == '\n')
+			return *r2 == '\n' ? 0 : -1;
+		if (*r2 == '\n')
+			return 1;
+		if (*r1 != *r2)
+			return *r1 < *r2 ? -1 : 1;
+	}
 }
 
-/* An unsorted file: check every line, index the records, sort the index. */
+/* An unsorted file: index the records (a "^" line stays with the record
+ * before it) and sort the index. Like git, only the length of each line
+ * is checked here; the rest as records are read. */
 static void index_unsorted(struct packed_refs *pr)
 {
-	const char *p = pr->start, *end = end_of(pr);
+	const char *p = pr->start, *end = end_of(pr), *eol;
 	size_t alloc = 0;
-	struct strbuf name = STRBUF_INIT;
-	struct ref_entry e;
+
 	while (p < end) {
+		eol = memchr(p, '\n', end - p);
+		if (eol - p < HEX_SZ + 2)
+			die_invalid(pr->path, p, end - p);
 		ALLOC_GROW(pr->recs, pr->nr + 1, alloc);
 		pr->recs[pr->nr++] = p;
-		p = parse_record(pr, p, &name, &e);
+		p = eol + 1;
 		if (p < end && *p == '^')
-			die_invalid(pr->path, p, end - p);
+			p = (const char *)memchr(p, '\n', end - p) + 1;
 	}
-	strbuf_release(&name);
 	if (pr->nr > 1)
-		qsort_r(pr->recs, pr->nr, sizeof(*pr->recs), cmp_recs, pr);
+		QSORT(pr->recs, pr->nr, cmp_recs);
 }
 
 static void parse_header(struct packed_refs *pr)
@@ -213,16 +240,15 @@ struct packed_refs *packed_refs_get(void)
 	}
 	close(fd);
 
-	/* The last line must be whole, so a search never runs off the end. */
+	/* The last line must be whole, so a search never runs off the end,
+	 * and the last record long enough to hold an id and a name. */
+	parse_header(pr);
 	end = end_of(pr);
-	if (pr->len) {
-		last = record_start(pr->buf, end - 1);
-		if (end[-1] != '\n')
-			die_unterminated(pr->path, last, end - last);
-		if (*last != '#' && (size_t)(end - last) < HEX_SZ + 2)
+	if (pr->start < end) {
+		last = record_start(pr->start, end - 1);
+		if (end[-1] != '\n' || (size_t)(end - last) < HEX_SZ + 2)
 			die_invalid(pr->path, last, end - last);
 	}
-	parse_header(pr);
 	if (!pr->sorted)
 		index_unsorted(pr);
 	cached = pr;
@@ -251,7 +277,7 @@ static const char *lower_bound(struct packed_refs *pr, const char *key)
 	while (lo < hi) {
 		const char *mid = lo + (hi - lo) / 2;
 		const char *rec = record_start(lo, mid);
-		if (cmp_rec_name(pr, rec, key) < 0)
+		if (cmp_rec_name(rec, key) < 0)
 			lo = record_end(mid, hi);
 		else
 			hi = rec;
@@ -264,7 +290,7 @@ static size_t lower_bound_index(struct packed_refs *pr, const char *key)
 	size_t lo = 0, hi = pr->nr;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (cmp_rec_name(pr, pr->recs[mid], key) < 0)
+		if (cmp_rec_name(pr->recs[mid], key) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -283,7 +309,7 @@ int packed_refs_for_each(struct packed_refs *pr, const char *prefix,
 	if (pr->sorted && !pr->recs) {
 		const char *p = lower_bound(pr, prefix), *end = end_of(pr);
 		while (p < end) {
-			p = parse_record(pr, p, &name, &e);
+			p = parse_record(pr, p, &name, &e, 1);
 			if (strncmp(name.buf, prefix, plen))
 				break;
 			if ((ret = fn(&e, data)))
@@ -291,7 +317,7 @@ int packed_refs_for_each(struct packed_refs *pr, const char *prefix,
 		}
 	} else {
 		for (size_t i = lower_bound_index(pr, prefix); i < pr->nr; i++) {
-			parse_record(pr, pr->recs[i], &name, &e);
+			parse_record(pr, pr->recs[i], &name, &e, 1);
 			if (strncmp(name.buf, prefix, plen))
 				break;
 			if ((ret = fn(&e, data)))
@@ -316,8 +342,8 @@ int packed_refs_find(struct packed_refs *pr, const char *name, struct ref_entry 
 			return -1;
 		rec = pr->recs[i];
 	}
-	if (cmp_rec_name(pr, rec, name))
+	if (cmp_rec_name(rec, name))
 		return -1;
-	parse_record(pr, rec, &sb, e);
+	parse_record(pr, rec, &sb, e, 0);
 	return 0;
 }

@@ -133,9 +133,8 @@ test_expect_success 'truncated packed-refs (after the header)' '
 	all_ref_cmds
 '
 
-# git reports the record before the cut peeled line as "unexpected line"
-# (refs/packed.c says "unterminated line" with both lines).
-test_expect_failure 'truncated packed-refs (in a peeled line)' '
+# git reports the record before the cut peeled line as "unexpected line".
+test_expect_success 'truncated packed-refs (in a peeled line)' '
 	fresh trunc3 &&
 	n=$(grep -b "^\^" .git/packed-refs | head -n1 | cut -d: -f1) &&
 	head -c $((n + 7)) .git/packed-refs >tmp && mv tmp .git/packed-refs &&
@@ -149,9 +148,8 @@ test_expect_success 'garbage packed-refs' '
 '
 
 # git checks the records of a packed-refs file only as it reads them (a
-# lookup that does not land on a bad record succeeds); refs/packed.c
-# checks every record of an unsorted file up front and dies.
-test_expect_failure 'binary garbage packed-refs' '
+# lookup that does not land on a bad record succeeds).
+test_expect_success 'binary garbage packed-refs' '
 	fresh garbage2 &&
 	perl -e "binmode STDOUT; print map { chr((\$_ * 37 + 11) % 256) } 0 .. 4095; print qq(\n)" \
 		>.git/packed-refs &&
@@ -182,13 +180,22 @@ test_expect_success 'packed-refs: short hash, bad peeled line, two peeled lines'
 	all_ref_cmds
 '
 
-# git dies "packed refname is dangerous: <name>"; mini-git lists them.
-test_expect_failure 'packed-refs: names outside refs/ and dangerous names' '
+# git dies "packed refname is dangerous: <name>" when it lists such a record.
+test_expect_success 'packed-refs: names outside refs/ and dangerous names' '
 	fresh dangerous &&
 	h=$(git rev-parse --verify HEAD) &&
 	{ echo "# pack-refs with: peeled fully-peeled sorted " &&
 	  echo "$h refs/heads/../../config"; } >.git/packed-refs &&
-	all_ref_cmds &&
+	all_ref_cmds
+'
+
+# A record named "" (a NUL first) sorts before refs/: git's show-ref and
+# branch -a list packed-refs from its start and die on it; builtin/show-ref.c
+# lists from "refs/", refs/ref-filter.c lists refs/heads/ and refs/remotes/
+# apart, and neither reads that record.
+test_expect_failure 'packed-refs: a dangerous name before refs/' '
+	fresh dangerous2 &&
+	h=$(git rev-parse --verify HEAD) &&
 	{ echo "# pack-refs with: peeled fully-peeled sorted " &&
 	  printf "%s \\000x\\n" "$h"; } >.git/packed-refs &&
 	all_ref_cmds
