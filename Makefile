@@ -35,6 +35,10 @@ endif
 ifeq ($(DEBUG),1)
 VARIANT := $(VARIANT)-debug
 CFLAGS_BASE += -g
+else ifneq ($(SANITIZE),1)
+# No symbol table: a cold start reads the file's pages around each fault,
+# so every byte of the binary is a byte read from disk.
+LDFLAGS_BASE += -s
 endif
 
 CFLAGS_ALL = $(CFLAGS_BASE) -I$(B) $(CFLAGS)
