@@ -191,7 +191,7 @@ static const char *resolve(const char *name, int reading, struct object_id *oid,
 	*flags = 0;
 	strbuf_reset(&cur);
 	strbuf_addstr(&cur, name);
-	for (int depth = 0; depth <= SYMREF_MAXDEPTH; depth++) {
+	for (int depth = 0; depth < SYMREF_MAXDEPTH; depth++) {
 		int r;
 		if (check_refname_format(cur.buf, REFNAME_ALLOW_ONELEVEL)) {
 			if (!refname_is_safe(cur.buf)) {
