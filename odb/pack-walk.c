@@ -10,6 +10,7 @@
 #include "lib/util.h"
 #include "lib/thread-pool.h"
 #include "odb/pack-walk.h"
+#include "odb/inflate.h"
 #include "odb/delta.h"
 #include "sha1/object-hash.h"
 #include <endian.h>
@@ -70,7 +71,6 @@ struct walk {
 	uint64_t data_end;       /* len - 20: where the trailer starts */
 	z_stream *zs;            /* one per worker */
 	char *zs_ready;
-	struct inflater **inf;   /* one per worker */
 	int no_fast_inflate;     /* MINI_GIT_INFLATE=zlib: zlib only */
 	int base_nr_known;       /* OFS_DELTA bases found by the scan tasks */
 	size_t e_mapped;         /* e was mapped (bytes), not malloc'ed */
@@ -264,626 +264,13 @@ static void report(struct walk *w, enum pack_walk_error_kind kind, uint32_t nr,
 }
 
 /*
- * A decoder for the zlib streams of pack entries, tried before zlib.
- * Most entries are a few hundred bytes, where zlib spends more time in
- * its state machine and in building Huffman tables than in decoding. This
- * one decodes a whole stream in one loop into a buffer of the known size.
- * It is strict: it accepts a stream only when zlib would accept it with
- * the same result (header, code sets zlib refuses, distances before the
- * start, the exact size, the Adler-32 trailer), and gives up on anything
- * else, so that zlib then runs and says what is wrong in its own words.
- */
-enum { K_LIT, K_LEN, K_EOB, K_SUB, K_BAD };
-
-/* Scratch room past the end of the output: a match may be written there
- * before the size check, and copies go 8 bytes at a time. */
-#define INFLATE_SLACK PACK_WALK_INFLATE_SLACK  /* 258 + 8 */
-
-struct hcode {
-	uint16_t val;    /* literal, length or distance base, subtable start */
-	uint8_t len;     /* bits to consume (subtable link: the primary bits) */
-	uint8_t kx;      /* kind << 5 | extra bits (subtable link: its bits) */
-};
-
-#define LIT_BITS 10
-#define DIST_BITS 8
-#define CL_BITS 7
-#define LIT_TABLE ((1 << LIT_BITS) + 288 * (1 << (15 - LIT_BITS)))
-#define DIST_TABLE ((1 << DIST_BITS) + 32 * (1 << (15 - DIST_BITS)))
-
-struct inflater {
-	struct hcode lit[LIT_TABLE], dist[DIST_TABLE], cl[1 << CL_BITS];
-};
-
-static const uint16_t len_base[29] = {
-	3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,
-	35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258 };
-static const uint8_t len_extra[29] = {
-	0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2,
-	3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0 };
-static const uint16_t dist_base[30] = {
-	1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193,
-	257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577 };
-static const uint8_t dist_extra[30] = {
-	0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6,
-	7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13 };
-
-enum table_kind { T_CODES, T_LIT, T_DIST };
-
-/* The entry of each symbol, by table kind; filled once with the fixed
- * tables. */
-static struct hcode sym_entry[3][288];
-static uint8_t rev8[256];
-
-static struct hcode sym_code(enum table_kind k, unsigned sym)
-{
-	struct hcode c = { 0, 0, K_BAD << 5 };
-	if (k == T_CODES || (k == T_LIT && sym < 256)) {
-		c.val = (uint16_t)sym;
-		c.kx = K_LIT << 5;
-	} else if (k == T_LIT && sym == 256) {
-		c.kx = K_EOB << 5;
-	} else if (k == T_LIT && sym < 286) {
-		c.val = len_base[sym - 257];
-		c.kx = K_LEN << 5 | len_extra[sym - 257];
-	} else if (k == T_DIST && sym < 30) {
-		c.val = dist_base[sym];
-		c.kx = K_LEN << 5 | dist_extra[sym];
-	}
-	return c;
-}
-
-static inline unsigned reverse_bits(unsigned code, unsigned len)
-{
-	return (unsigned)(rev8[code & 0xff] << 8 | rev8[code >> 8]) >> (16 - len);
-}
-
-/*
- * Counts the symbols of each code length and lists those of non-zero
- * length ordered by (length, symbol), the order of canonical codes.
- * A table is built per block of a few hundred bytes, so this matters: with
- * SSE2, one comparison finds the symbols of non-zero length among 16 (most
- * of a literal set, in a small stream, are zero), and only those are
- * counted and placed; otherwise four quarters of the symbols
- * are counted and placed at once, each with its own counters (with one
- * set, each increment waits for the previous one through memory).
- */
-static const uint16_t *sort_by_length(const uint8_t *lens, unsigned n, unsigned count[16],
-				      uint16_t sorted[288])
-{
-#if defined(__SSE2__)
-	uint8_t pl[288] __attribute__((aligned(16)));
-	uint16_t nz[288];
-	unsigned offs[16], k = 0, l;
-	const __m128i zero = _mm_setzero_si128();
-
-	memcpy(pl, lens, n);
-	memset(pl + n, 0, sizeof(pl) - n);
-	for (unsigned v = 0; v < (n + 15) / 16; v++) {
-		__m128i d = _mm_load_si128((const __m128i *)(pl + 16 * v));
-		uint32_t bm = ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(d, zero)) & 0xffff;
-		for (; bm; bm &= bm - 1)
-			nz[k++] = (uint16_t)(16 * v + __builtin_ctz(bm));
-	}
-	memset(count, 0, 16 * sizeof(*count));
-	for (unsigned j = 0; j < k; j++)
-		count[pl[nz[j]]]++;
-	count[0] = n - k;
-	offs[1] = 0;
-	for (l = 1; l < 15; l++)
-		offs[l + 1] = offs[l] + count[l];
-	for (unsigned j = 0; j < k; j++)
-		sorted[offs[pl[nz[j]]]++] = nz[j];
-	return sorted;
-#else
-	unsigned cq[4][16] = { { 0 } }, offs[16], qs = (n + 3) / 4, j, q, l;
-	uint8_t pl[288];  /* lens padded with zeros to four equal parts */
-
-	memcpy(pl, lens, n);
-	memset(pl + n, 0, 4 * qs - n);
-	for (j = 0; j < qs; j++) {
-		cq[0][pl[j]]++;
-		cq[1][pl[qs + j]]++;
-		cq[2][pl[2 * qs + j]]++;
-		cq[3][pl[3 * qs + j]]++;
-	}
-	for (l = 0; l < 16; l++)
-		count[l] = cq[0][l] + cq[1][l] + cq[2][l] + cq[3][l];
-	offs[0] = 0;
-	for (l = 0; l < 15; l++)
-		offs[l + 1] = offs[l] + count[l];
-	for (l = 0; l < 16; l++) {
-		unsigned o = offs[l];
-		for (q = 0; q < 4; q++) {
-			unsigned c = cq[q][l];
-			cq[q][l] = o;
-			o += c;
-		}
-	}
-	for (j = 0; j < qs; j++) {
-		sorted[cq[0][pl[j]]++] = (uint16_t)j;
-		sorted[cq[1][pl[qs + j]]++] = (uint16_t)(qs + j);
-		sorted[cq[2][pl[2 * qs + j]]++] = (uint16_t)(2 * qs + j);
-		sorted[cq[3][pl[3 * qs + j]]++] = (uint16_t)(3 * qs + j);
-	}
-	return sorted + count[0];
-#endif
-}
-
-/*
- * Canonical Huffman decoding table for lens[0..n): a primary table of
- * 2^bits entries, codes longer than that through subtables. Refuses the
- * sets zlib refuses: over-subscribed, or incomplete unless it is a single
- * one-bit code of a literal or distance set (or no code at all there).
- * The primary table is built by doubling: after the codes of length l are
- * placed in the first 2^l entries, those are copied once to make 2^(l+1),
- * which is what repeating each short code through the table amounts to.
- */
-static int build_table(struct hcode *t, unsigned bits, const uint8_t *lens, unsigned n,
-		       enum table_kind kind)
-{
-	unsigned count[16], max = 0, sub_bits, next, size;
-	uint16_t sorted_buf[288];
-	const uint16_t *sorted;
-	const struct hcode *se = sym_entry[kind];
-	int left = 1;
-	unsigned code, prefix = UINT32_MAX, sub = 0, i, l;
-	struct hcode bad = { 0, 0, K_BAD << 5 };
-
-	sorted = sort_by_length(lens, n, count, sorted_buf);
-	for (l = 1; l <= 15; l++) {
-		if (count[l])
-			max = l;
-		left <<= 1;
-		left -= (int)count[l];
-		if (left < 0)
-			return -1;
-	}
-	if (!max || left > 0) {
-		if (kind == T_CODES || max > 1)
-			return -1;
-		if (!max) {
-			for (i = 0; i < (1u << bits); i++)
-				t[i] = bad;
-			return 0;
-		}
-	}
-	t[0] = t[1] = bad;
-	size = 2;
-	code = 0;        /* canonical code of the next symbol, l bits */
-	i = 0;
-	for (l = 1; l <= bits; l++) {
-		if (l > 1) {
-			memcpy(t + size, t, size * sizeof(*t));
-			size *= 2;
-		}
-		for (unsigned k = 0; k < count[l]; k++, i++, code++) {
-			struct hcode e = se[sorted[i]];
-			e.len = (uint8_t)l;
-			t[reverse_bits(code, l)] = e;
-		}
-		code <<= 1;
-	}
-	if (max <= bits)
-		return 0;
-	sub_bits = max - bits;
-	next = 1u << bits;
-	for (; l <= max; l++) {
-		for (unsigned k = 0; k < count[l]; k++, i++, code++) {
-			struct hcode e = se[sorted[i]];
-			unsigned r = reverse_bits(code, l), p = r & ((1u << bits) - 1);
-			e.len = (uint8_t)l;
-			/* Codes of one prefix are consecutive in canonical order. */
-			if (p != prefix) {
-				prefix = p;
-				sub = next;
-				next += 1u << sub_bits;
-				t[p].val = (uint16_t)sub;
-				t[p].len = (uint8_t)bits;
-				t[p].kx = (uint8_t)(K_SUB << 5 | sub_bits);
-			}
-			for (unsigned x = r >> bits; x < (1u << sub_bits); x += 1u << (l - bits))
-				t[sub + x] = e;
-		}
-		code <<= 1;
-	}
-	return 0;
-}
-
-static struct inflater fixed_tables;
-static pthread_once_t fixed_once = PTHREAD_ONCE_INIT;
-
-static void build_fixed(void)
-{
-	uint8_t l[288];
-	unsigned i;
-
-	for (i = 0; i < 256; i++) {
-		unsigned r = 0;
-		for (unsigned b = 0; b < 8; b++)
-			r |= ((i >> b) & 1) << (7 - b);
-		rev8[i] = (uint8_t)r;
-	}
-	for (int k = T_CODES; k <= T_DIST; k++)
-		for (i = 0; i < 288; i++)
-			sym_entry[k][i] = sym_code(k, i);
-	for (i = 0; i < 144; i++)
-		l[i] = 8;
-	for (; i < 256; i++)
-		l[i] = 9;
-	for (; i < 280; i++)
-		l[i] = 7;
-	for (; i < 288; i++)
-		l[i] = 8;
-	if (build_table(fixed_tables.lit, LIT_BITS, l, 288, T_LIT))
-		die("BUG: fixed literal table");
-	for (i = 0; i < 32; i++)
-		l[i] = 5;
-	if (build_table(fixed_tables.dist, DIST_BITS, l, 32, T_DIST))
-		die("BUG: fixed distance table");
-}
-
-struct bits {
-	const unsigned char *in, *end;
-	uint64_t bb;
-	unsigned bc;
-};
-
-static inline void refill(struct bits *s)
-{
-	if (s->end - s->in >= 8) {
-		uint64_t v;
-		memcpy(&v, s->in, 8);
-		s->bb |= le64toh(v) << s->bc;
-		s->in += (63 - s->bc) >> 3;
-		s->bc |= 56;
-	} else {
-		while (s->bc <= 56 && s->in < s->end) {
-			s->bb |= (uint64_t)*s->in++ << s->bc;
-			s->bc += 8;
-		}
-	}
-}
-
-static inline int take(struct bits *s, unsigned n, unsigned *v)
-{
-	if (s->bc < n)
-		return -1;
-	*v = (unsigned)(s->bb & ((1ull << n) - 1));
-	s->bb >>= n;
-	s->bc -= n;
-	return 0;
-}
-
-static inline int decode(struct bits *s, const struct hcode *t, unsigned bits, struct hcode *out)
-{
-	struct hcode e = t[s->bb & ((1u << bits) - 1)];
-	if (e.kx >> 5 == K_SUB)
-		e = t[e.val + ((s->bb >> bits) & ((1u << (e.kx & 31)) - 1))];
-	if (e.kx >> 5 == K_BAD || s->bc < e.len)
-		return -1;
-	s->bb >>= e.len;
-	s->bc -= e.len;
-	*out = e;
-	return 0;
-}
-
-static int dynamic_tables(struct bits *s, struct inflater *f)
-{
-	static const uint8_t order[19] = {
-		16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15 };
-	uint8_t lens[288 + 32], cl[19] = { 0 };
-	unsigned nlen, ndist, ncl, v, i;
-
-	refill(s);
-	if (take(s, 5, &nlen) || take(s, 5, &ndist) || take(s, 4, &ncl))
-		return -1;
-	nlen += 257;
-	ndist += 1;
-	ncl += 4;
-	if (nlen > 286 || ndist > 30)
-		return -1;
-	for (i = 0; i < ncl; i++) {
-		refill(s);
-		if (take(s, 3, &v))
-			return -1;
-		cl[order[i]] = (uint8_t)v;
-	}
-	if (build_table(f->cl, CL_BITS, cl, 19, T_CODES))
-		return -1;
-	for (i = 0; i < nlen + ndist;) {
-		/* The code length code has no subtables (7 bits at most). */
-		struct hcode e;
-		unsigned rep, val = 0;
-		refill(s);
-		e = f->cl[s->bb & ((1u << CL_BITS) - 1)];
-		if (e.kx >> 5 == K_BAD || s->bc < e.len)
-			return -1;
-		s->bb >>= e.len;
-		s->bc -= e.len;
-		if (e.val < 16) {
-			lens[i++] = (uint8_t)e.val;
-			continue;
-		}
-		if (e.val == 16) {
-			if (!i || take(s, 2, &rep))
-				return -1;
-			rep += 3;
-			val = lens[i - 1];
-		} else if (e.val == 17) {
-			if (take(s, 3, &rep))
-				return -1;
-			rep += 3;
-		} else {
-			if (take(s, 7, &rep))
-				return -1;
-			rep += 11;
-		}
-		if (i + rep > nlen + ndist)
-			return -1;
-		memset(lens + i, (int)val, rep);
-		i += rep;
-	}
-	if (!lens[256])
-		return -1;
-	if (build_table(f->lit, LIT_BITS, lens, nlen, T_LIT) ||
-	    build_table(f->dist, DIST_BITS, lens + nlen, ndist, T_DIST))
-		return -1;
-	return 0;
-}
-
-/*
- * Adler-32 of the decoded data, 32 bytes a step with AVX2 where the CPU
- * has it (zlib's portable loop was 4% of fsck). Per run of at most 173
- * steps, so that no 32-bit lane can overflow before the reduction:
- * s1 gains the byte sums; s2 gains 32 * (s1 before each step) plus the
- * bytes weighted 32..1 by their distance from the end of the step.
- */
-#define ADLER_BASE 65521u
-#if defined(__x86_64__)
-__attribute__((target("avx2")))
-static uint32_t adler32_avx2(uint32_t adler, const unsigned char *p, size_t n)
-{
-	uint64_t s1 = adler & 0xffff, s2 = adler >> 16;
-	const __m256i zero = _mm256_setzero_si256(), ones = _mm256_set1_epi16(1);
-	const __m256i weights = _mm256_setr_epi8(32, 31, 30, 29, 28, 27, 26, 25, 24, 23,
-		22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1);
-
-	while (n >= 32) {
-		size_t steps = n / 32 > 173 ? 173 : n / 32;
-		__m256i vs1 = zero, vs2 = zero, vprev = zero;
-		uint32_t lanes[8];
-		uint64_t a = 0, b = 0, c = 0;
-
-		n -= steps * 32;
-		s2 += s1 * 32 * steps;
-		while (steps--) {
-			__m256i d = _mm256_loadu_si256((const __m256i *)p);
-			p += 32;
-			vprev = _mm256_add_epi32(vprev, vs1);
-			vs1 = _mm256_add_epi32(vs1, _mm256_sad_epu8(d, zero));
-			vs2 = _mm256_add_epi32(vs2, _mm256_madd_epi16(_mm256_maddubs_epi16(d, weights), ones));
-		}
-		_mm256_storeu_si256((__m256i *)lanes, vs1);
-		for (int i = 0; i < 8; i++)
-			a += lanes[i];
-		_mm256_storeu_si256((__m256i *)lanes, vprev);
-		for (int i = 0; i < 8; i++)
-			b += lanes[i];
-		_mm256_storeu_si256((__m256i *)lanes, vs2);
-		for (int i = 0; i < 8; i++)
-			c += lanes[i];
-		s2 = (s2 + 32 * b + c) % ADLER_BASE;
-		s1 = (s1 + a) % ADLER_BASE;
-	}
-	while (n--) {
-		s1 += *p++;
-		s2 += s1;
-	}
-	return (uint32_t)((s2 % ADLER_BASE) << 16 | (s1 % ADLER_BASE));
-}
-#endif
-
-static uint32_t adler32_of(const unsigned char *p, size_t n)
-{
-#if defined(__x86_64__)
-	static int avx2 = -1;
-	int have = __atomic_load_n(&avx2, __ATOMIC_RELAXED);
-	if (have < 0) {
-		have = __builtin_cpu_supports("avx2") ? 1 : 0;
-		__atomic_store_n(&avx2, have, __ATOMIC_RELAXED);
-	}
-	if (have)
-		return adler32_avx2(1, p, n);
-#endif
-	return (uint32_t)adler32_z(1, p, n);
-}
-
-/* Decodes the zlib stream at [in, in + avail) into exactly size bytes at
- * out, which has room for INFLATE_SLACK bytes more (scratch). Returns 0,
- * or -1 when zlib should be asked instead. */
-static int fast_inflate(struct inflater *f, const unsigned char *in, uint64_t avail,
-			unsigned char *out, uint64_t size, uint64_t *used)
-{
-	struct bits s;
-	unsigned char *o = out, *oend = out + size, *cap = oend + INFLATE_SLACK;
-	unsigned final, type, v;
-	const unsigned char *p;
-
-	if (avail < 6 || (in[0] & 15) != 8 || (in[0] >> 4) > 7 || (in[1] & 0x20) ||
-	    ((unsigned)in[0] << 8 | in[1]) % 31)
-		return -1;
-	s.in = in + 2;
-	s.end = in + avail;
-	s.bb = 0;
-	s.bc = 0;
-	pthread_once(&fixed_once, build_fixed);
-	do {
-		const struct hcode *lit, *dist;
-		refill(&s);
-		if (take(&s, 1, &final) || take(&s, 2, &type))
-			return -1;
-		if (type == 0) {
-			unsigned n, nn;
-			s.bb >>= s.bc & 7;
-			s.bc &= ~7u;
-			refill(&s);
-			if (take(&s, 16, &n) || take(&s, 16, &nn) || n != (~nn & 0xffff))
-				return -1;
-			p = s.in - s.bc / 8;
-			if ((uint64_t)(s.end - p) < n || (uint64_t)(oend - o) < n)
-				return -1;
-			memcpy(o, p, n);
-			o += n;
-			s.in = p + n;
-			s.bb = 0;
-			s.bc = 0;
-			continue;
-		}
-		if (type == 1) {
-			lit = fixed_tables.lit;
-			dist = fixed_tables.dist;
-		} else if (type == 2) {
-			if (dynamic_tables(&s, f))
-				return -1;
-			lit = f->lit;
-			dist = f->dist;
-		} else {
-			return -1;
-		}
-		/*
-		 * While at least 8 input bytes and room for a longest match
-		 * (with 8 bytes to spare, in the slack past the end if need
-		 * be: overshooting the size fails below) remain: one refill
-		 * per symbol gives the 48 bits a length and distance can need,
-		 * and matches are copied 8 bytes at a time.
-		 */
-		while (s.end - s.in >= 8 && cap - o >= 258 + 8) {
-			struct hcode e, d;
-			unsigned len, dd, k;
-			uint64_t v;
-			memcpy(&v, s.in, 8);
-			s.bb |= le64toh(v) << s.bc;
-			s.in += (63 - s.bc) >> 3;
-			s.bc |= 56;
-			e = lit[s.bb & ((1u << LIT_BITS) - 1)];
-			if (e.kx >> 5 == K_SUB)
-				e = lit[e.val + ((s.bb >> LIT_BITS) & ((1u << (e.kx & 31)) - 1))];
-			k = e.kx >> 5;
-			s.bb >>= e.len;
-			s.bc -= e.len;
-			if (k == K_LIT) {
-				*o++ = (unsigned char)e.val;
-				continue;
-			}
-			if (k != K_LEN) {
-				if (k == K_EOB)
-					goto block_done;
-				return -1;
-			}
-			len = e.val + (unsigned)(s.bb & ((1u << (e.kx & 31)) - 1));
-			s.bb >>= e.kx & 31;
-			s.bc -= e.kx & 31;
-			d = dist[s.bb & ((1u << DIST_BITS) - 1)];
-			if (d.kx >> 5 == K_SUB)
-				d = dist[d.val + ((s.bb >> DIST_BITS) & ((1u << (d.kx & 31)) - 1))];
-			if (d.kx >> 5 == K_BAD)
-				return -1;
-			s.bb >>= d.len;
-			s.bc -= d.len;
-			dd = d.val + (unsigned)(s.bb & ((1u << (d.kx & 31)) - 1));
-			s.bb >>= d.kx & 31;
-			s.bc -= d.kx & 31;
-			if (dd > (size_t)(o - out))
-				return -1;
-			{
-				const unsigned char *from = o - dd;
-				unsigned char *to = o;
-				o += len;
-				if (dd >= 8) {
-					do {
-						memcpy(to, from, 8);
-						to += 8;
-						from += 8;
-					} while (to < o);
-				} else if (dd == 1) {
-					memset(to, *from, len);
-				} else {
-					while (to < o)
-						*to++ = *from++;
-				}
-			}
-		}
-		if (o > oend)
-			return -1;
-		for (;;) {
-			struct hcode e, d;
-			unsigned len, x, dd;
-			refill(&s);
-			if (decode(&s, lit, LIT_BITS, &e))
-				return -1;
-			if (e.kx >> 5 == K_LIT) {
-				if (o == oend)
-					return -1;
-				*o++ = (unsigned char)e.val;
-				continue;
-			}
-			if (e.kx >> 5 == K_EOB)
-				break;
-			if (take(&s, e.kx & 31, &x))
-				return -1;
-			len = e.val + x;
-			if (decode(&s, dist, DIST_BITS, &d) || take(&s, d.kx & 31, &x))
-				return -1;
-			dd = d.val + x;
-			if (dd > (size_t)(o - out) || len > (size_t)(oend - o))
-				return -1;
-			{
-				const unsigned char *from = o - dd;
-				if (dd >= len) {
-					memcpy(o, from, len);
-					o += len;
-				} else {
-					while (len--)
-						*o++ = *from++;
-				}
-			}
-		}
-block_done:
-		if (o > oend)
-			return -1;
-	} while (!final);
-	if (o != oend)
-		return -1;
-	s.bb >>= s.bc & 7;
-	s.bc &= ~7u;
-	p = s.in - s.bc / 8;
-	if (s.end - p < 4)
-		return -1;
-	v = get_be32(p);
-	if (v != adler32_of(out, size))
-		return -1;
-	*used = (uint64_t)(p + 4 - in);
-	return 0;
-}
-
-int pack_walk_inflate(const void *in, size_t avail, void *out, size_t size)
-{
-	struct inflater *f = xmalloc(sizeof(*f));
-	uint64_t used;
-	int r = fast_inflate(f, in, avail, out, size, &used);
-	free(f);
-	return r;
-}
-
-/*
  * Inflates exactly size bytes from the zlib stream at [start, limit).
  * Returns a buffer with a NUL after the data, or NULL and *detail. A size
  * beyond zlib's best ratio for the bytes available is refused before any
  * allocation: the header of a damaged entry must not make us ask for
  * gigabytes. *used gets the compressed length consumed.
  */
-static void *inflate_exact(z_stream *zs, struct inflater *fi, const unsigned char *start,
+static void *inflate_exact(z_stream *zs, int fast, const unsigned char *start,
 			   uint64_t avail, uint64_t size, const char **detail, uint64_t *used)
 {
 	unsigned char *out;
@@ -894,10 +281,14 @@ static void *inflate_exact(z_stream *zs, struct inflater *fi, const unsigned cha
 		*detail = "size larger than the data can hold";
 		return NULL;
 	}
-	out = xmalloc(size + 1 + (fi ? INFLATE_SLACK : 0));
-	if (fi && !fast_inflate(fi, start, avail, out, size, used)) {
-		out[size] = '\0';
-		return out;
+	out = xmalloc(size + 1 + (fast ? FAST_INFLATE_SLACK : 0));
+	if (fast) {
+		size_t n;
+		if (!fast_inflate(start, avail, out, size, &n)) {
+			*used = n;
+			out[size] = '\0';
+			return out;
+		}
 	}
 	/* One stream per worker, reset rather than re-made per object. */
 	if (inflateReset(zs) != Z_OK)
@@ -1103,8 +494,6 @@ static z_stream *worker_zstream(struct walk *w, int worker)
 		if (inflateInit(z) != Z_OK)
 			die("unable to initialise zlib");
 		w->zs_ready[worker] = 1;
-		if (!w->no_fast_inflate)
-			w->inf[worker] = xmalloc(sizeof(struct inflater));
 	}
 	return z;
 }
@@ -1125,7 +514,7 @@ static struct pw_base *resolve_one(struct walk *w, uint32_t nr, const struct pw_
 		w->opts->prefetch(e->tag, w->opts->data);
 	entry_crc(w, e);
 	zs = worker_zstream(w, worker);
-	raw = inflate_exact(zs, w->inf[worker], w->pack + e->offset + e->hdr_len,
+	raw = inflate_exact(zs, !w->no_fast_inflate, w->pack + e->offset + e->hdr_len,
 			    e->end - e->offset - e->hdr_len, e->size, &detail, &used);
 	if (!raw) {
 		fail_entry(w, nr, PACK_WALK_BAD_DATA, detail);
@@ -1661,12 +1050,8 @@ int pack_walk(const void *pack, size_t len, const struct pack_walk_opts *opts,
 	w.nthreads = thread_pool_threads(w.pool);
 	w.zs = xcalloc(w.nthreads, sizeof(*w.zs));
 	w.zs_ready = xcalloc(w.nthreads, 1);
-	w.inf = xcalloc(w.nthreads, sizeof(*w.inf));
 	w.count = xcalloc(w.nthreads, sizeof(*w.count));
-	{
-		const char *e = getenv("MINI_GIT_INFLATE");
-		w.no_fast_inflate = e && !strcmp(e, "zlib");
-	}
+	w.no_fast_inflate = fast_inflate_disabled();
 
 	if (opts->verify_checksum) {
 		sum.w = &w;
@@ -1740,9 +1125,6 @@ out:
 	for (i = 0; i < (uint32_t)w.nthreads; i++)
 		if (w.zs_ready[i])
 			inflateEnd(&w.zs[i]);
-	for (i = 0; i < (uint32_t)w.nthreads; i++)
-		free(w.inf[i]);
-	free(w.inf);
 	free(w.count);
 	free(w.zs);
 	free(w.zs_ready);

@@ -16,6 +16,9 @@
  *    own objects as they are resolved; bases that are not in the pack are
  *    asked of opts->external_base (thin packs), else reported as missing.
  *
+ * Whole objects and deltas are inflated with odb/inflate.h's decoder
+ * first, zlib when it refuses or MINI_GIT_INFLATE=zlib is set.
+ *
  * The pack must be wholly in memory (mmap it). Every offset, size and
  * varint read from it is bounds-checked; a damaged entry fails alone (and
  * its delta descendants with it) and is reported through opts->error.
@@ -121,15 +124,6 @@ struct pack_walk_result {
  */
 int pack_walk(const void *pack, size_t len, const struct pack_walk_opts *opts,
 	      struct pack_walk_result *res);
-
-/*
- * The walk's own decoder of entries' zlib streams, alone (for tests): 0
- * when the stream at in[0..avail) decodes to exactly size bytes and zlib
- * would accept it, written to out, which needs PACK_WALK_INFLATE_SLACK
- * bytes of room past size; -1 otherwise (the walk then asks zlib).
- */
-#define PACK_WALK_INFLATE_SLACK 266
-int pack_walk_inflate(const void *in, size_t avail, void *out, size_t size);
 
 /* Objects resolved so far by the running walks (for progress meters). */
 uint32_t pack_walk_progress(void);

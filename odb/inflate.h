@@ -1,0 +1,39 @@
+/* inflate.h: a fast decoder for whole zlib streams (RFC 1950/1951) of
+ * known decompressed size, tried before zlib.
+ *
+ * It is strict: it accepts a stream only when zlib would accept it with
+ * the same result (header, code sets zlib refuses, distances before the
+ * start, the exact size, the Adler-32 trailer), and refuses anything
+ * else, so that the caller then runs zlib on the same bytes and reports
+ * what is wrong in zlib's own words. It never allocates, keeps no state
+ * between calls (its fixed tables are built once, thread-safely) and may
+ * be called from any number of threads at once.
+ *
+ * MINI_GIT_INFLATE=zlib in the environment asks callers to use zlib only
+ * (for differential tests and fuzzing); see fast_inflate_disabled(). */
+#ifndef ODB_INFLATE_H
+#define ODB_INFLATE_H
+
+#include <stddef.h>
+
+/* Bytes of scratch the decoder may write past out + out_len: a match is
+ * copied 8 bytes at a time and may overshoot before the size check. */
+#define FAST_INFLATE_SLACK 266
+
+/*
+ * Decodes the zlib stream at in[0..in_len) into exactly out_len bytes at
+ * out, which must have room for out_len + FAST_INFLATE_SLACK bytes.
+ * Returns 0 when the stream decoded completely to exactly out_len bytes
+ * and zlib would have accepted it the same way; *consumed (may be NULL)
+ * then gets the stream's length, Adler-32 trailer included, and bytes
+ * past it in the input are left alone. Returns -1 otherwise ("ask zlib"):
+ * out's contents are then undefined.
+ */
+int fast_inflate(const unsigned char *in, size_t in_len, unsigned char *out,
+		 size_t out_len, size_t *consumed);
+
+/* 1 when MINI_GIT_INFLATE=zlib is set: callers skip fast_inflate().
+ * Reads the environment on every call. */
+int fast_inflate_disabled(void);
+
+#endif

@@ -1,0 +1,271 @@
+/* t-inflate.c: odb/inflate.c's decoder against zlib itself: thousands of
+ * streams made by zlib, intact and damaged, hand-made code sets zlib
+ * refuses, the consumed length, the bounds of the output. Prints TAP. */
+#include "tests/unit/tap.h"
+#include "odb/inflate.h"
+#include <zlib.h>
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint64_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* zlib's verdict as callers ask it: exactly size bytes, stream ended. */
+static int zlib_inflate(const unsigned char *in, size_t avail, unsigned char *out, size_t size)
+{
+	z_stream z;
+	int st, ok;
+	memset(&z, 0, sizeof(z));
+	if (inflateInit(&z) != Z_OK)
+		return 0;
+	z.next_in = (unsigned char *)in;
+	z.avail_in = (uInt)avail;
+	z.next_out = out;
+	z.avail_out = (uInt)size + 1;
+	st = inflate(&z, Z_FINISH);
+	ok = st == Z_STREAM_END && z.total_out == size;
+	inflateEnd(&z);
+	return ok;
+}
+
+/* A bit writer for hand-made deflate streams. */
+struct bitw {
+	unsigned char buf[64];
+	size_t n;
+	unsigned bits;
+};
+
+static void put(struct bitw *w, unsigned v, unsigned nbits)
+{
+	for (unsigned i = 0; i < nbits; i++, w->bits++) {
+		if (!(w->bits & 7))
+			w->buf[w->n++] = 0;
+		w->buf[w->n - 1] |= (unsigned char)(((v >> i) & 1) << (w->bits & 7));
+	}
+}
+
+static void put_code(struct bitw *w, unsigned code, unsigned len)
+{
+	while (len--)
+		put(w, (code >> len) & 1, 1);
+}
+
+/*
+ * "aa" in one dynamic block whose literal code gives 'a' one bit and the
+ * end of block eob_len bits: with 2 the set is incomplete, which zlib
+ * refuses ("invalid literal/lengths set") though every code used is
+ * valid; with 1 it is complete and both decode it.
+ */
+static size_t incomplete_stream(unsigned char *out, unsigned eob_len)
+{
+	static const unsigned char order[19] = {
+		16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15 };
+	struct bitw w;
+	uint32_t s = (uint32_t)adler32(1, (const unsigned char *)"aa", 2);
+
+	memset(&w, 0, sizeof(w));
+	w.buf[0] = 0x78;
+	w.buf[1] = 0x01;
+	w.n = 2;
+	w.bits = 16;
+	put(&w, 1, 1);          /* final */
+	put(&w, 2, 2);          /* dynamic */
+	put(&w, 0, 5);          /* 257 literal/length codes */
+	put(&w, 0, 5);          /* 1 distance code */
+	put(&w, 14, 4);         /* 18 code length codes */
+	/* Code length code: 0, 1, 2 and 18, two bits each (00 01 10 11). */
+	for (int i = 0; i < 18; i++)
+		put(&w, order[i] == 0 || order[i] == 1 || order[i] == 2 || order[i] == 18 ? 2 : 0, 3);
+	put_code(&w, 3, 2);     /* 18: 97 zeros */
+	put(&w, 97 - 11, 7);
+	put_code(&w, 1, 2);     /* 'a': 1 */
+	put_code(&w, 3, 2);     /* 18: 138 zeros */
+	put(&w, 138 - 11, 7);
+	put_code(&w, 3, 2);     /* 18: 20 zeros */
+	put(&w, 20 - 11, 7);
+	put_code(&w, eob_len, 2);  /* end of block: 1 or 2 */
+	put_code(&w, 1, 2);     /* distance 0: 1 */
+	/* 'a' is 0; the end of block 1 (length 1) or 10 (length 2). */
+	put_code(&w, 0, 1);
+	put_code(&w, 0, 1);
+	put_code(&w, eob_len == 1 ? 1 : 2, eob_len);
+	w.bits = (w.bits + 7) & ~7u;
+	put(&w, s >> 24, 8);
+	put(&w, (s >> 16) & 0xff, 8);
+	put(&w, (s >> 8) & 0xff, 8);
+	put(&w, s & 0xff, 8);
+	memcpy(out, w.buf, w.n);
+	return w.n;
+}
+
+/*
+ * Streams made by zlib at every level and strategy, then damaged (bits,
+ * bytes, a wrong size, a cut): the decoder must never accept what zlib
+ * refuses nor decode differently, and must accept every intact stream.
+ * Damage inside the compressed data, with a recomputed Adler-32, is what
+ * reaches the code-set rules (incomplete and over-subscribed codes, bad
+ * repeats, distances too far back) that a checksum would otherwise hide.
+ */
+static void test_inflate(void)
+{
+	enum { MAX = 20000 };
+	unsigned char *src = xmalloc(MAX), *comp = xmalloc(MAX * 2 + 64);
+	unsigned char *a = xmalloc(MAX + 2), *b = xmalloc(MAX + 2 + FAST_INFLATE_SLACK);
+	int bad = 0, refused_intact = 0, accepted = 0;
+
+	for (int it = 0; it < 3000; it++) {
+		size_t n = rnd() % (it % 50 ? 1500 : MAX), cl, size, avail;
+		int kind = (int)(rnd() % 3), damage = it % 4, fixsum = damage == 3;
+		z_stream z;
+
+		for (size_t i = 0; i < n; i++)
+			src[i] = kind == 0 ? (unsigned char)rnd() :
+				 kind == 1 ? (unsigned char)"abcdefgh \n"[rnd() % 10] :
+				 i > 30 && rnd() % 4 ? src[i - 1 - rnd() % 30] : (unsigned char)rnd();
+		memset(&z, 0, sizeof(z));
+		deflateInit2(&z, (int)(rnd() % 10), Z_DEFLATED, 15 - (int)(rnd() % 4 ? 0 : rnd() % 7),
+			     8, (int)(rnd() % 5));
+		z.next_in = src;
+		z.avail_in = (uInt)n;
+		z.next_out = comp;
+		z.avail_out = MAX * 2 + 64;
+		deflate(&z, Z_FINISH);
+		cl = z.total_out;
+		deflateEnd(&z);
+		size = n;
+		avail = cl;
+		if (damage && cl > 6) {
+			for (int k = 1 + (int)(rnd() % 2); k; k--) {
+				size_t pos = damage == 1 ? rnd() % cl : 2 + rnd() % (cl - 6 < 40 ? cl - 6 : 40);
+				if (rnd() % 2)
+					comp[pos] ^= (unsigned char)(1 << (rnd() % 8));
+				else
+					comp[pos] = (unsigned char)rnd();
+			}
+		}
+		if (fixsum) {
+			/* Whatever raw inflate makes of the damaged data becomes
+			 * the expected result, under a correct checksum. */
+			z_stream r;
+			int st;
+			memset(&r, 0, sizeof(r));
+			inflateInit2(&r, -15);
+			r.next_in = comp + 2;
+			r.avail_in = (uInt)(cl - 2);
+			r.next_out = a;
+			r.avail_out = MAX + 2;
+			st = inflate(&r, Z_FINISH);
+			if (st == Z_STREAM_END && 2 + r.total_in + 4 <= MAX * 2 + 64) {
+				uint32_t s = (uint32_t)adler32(1, a, (uInt)r.total_out);
+				unsigned char *p = comp + 2 + r.total_in;
+				p[0] = (unsigned char)(s >> 24);
+				p[1] = (unsigned char)(s >> 16);
+				p[2] = (unsigned char)(s >> 8);
+				p[3] = (unsigned char)s;
+				avail = 2 + r.total_in + 4;
+				size = r.total_out;
+			}
+			inflateEnd(&r);
+		}
+		if (damage == 2 && rnd() % 2)
+			size += size && rnd() % 2 ? (size_t)-1 : 1;
+		if (damage == 2 && rnd() % 4 == 0)
+			avail = rnd() % (avail + 1);
+		{
+			int za = zlib_inflate(comp, avail, a, size);
+			int fa = !fast_inflate(comp, avail, b, size, NULL);
+			accepted += fa;
+			if (fa && (!za || memcmp(a, b, size)))
+				bad++;
+			if (!damage && !fa)
+				refused_intact++;
+		}
+	}
+	{
+		unsigned char st[64], o1[8], o2[8 + FAST_INFLATE_SLACK];
+		size_t len = incomplete_stream(st, 1);
+		check(zlib_inflate(st, len, o1, 2) && !fast_inflate(st, len, o2, 2, NULL) &&
+		      !memcmp(o2, "aa", 2), "hand-made dynamic block decodes");
+		len = incomplete_stream(st, 2);
+		check(!zlib_inflate(st, len, o1, 2) && fast_inflate(st, len, o2, 2, NULL),
+		      "incomplete literal code refused, as zlib does");
+	}
+	check(!bad, "decoder accepts only what zlib accepts, with zlib's result");
+	check(!refused_intact && accepted > 1000, "decoder accepts every intact stream");
+	free(src);
+	free(comp);
+	free(a);
+	free(b);
+}
+
+/* Deflates src[0..n) at level into a malloc'ed buffer; *len gets its size. */
+static unsigned char *deflate_buf(const unsigned char *src, size_t n, int level, size_t *len)
+{
+	uLongf cl = compressBound((uLong)n);
+	unsigned char *c = xmalloc(cl);
+	if (compress2(c, &cl, src, (uLong)n, level) != Z_OK)
+		die("compress2");
+	*len = cl;
+	return c;
+}
+
+/* The consumed length, trailing bytes, the empty stream, a large stream,
+ * and nothing written past out_len + FAST_INFLATE_SLACK. */
+static void test_edges(void)
+{
+	enum { BIG = 1 << 20, GUARD = 64 };
+	unsigned char *src = xmalloc(BIG), *out = xmalloc(BIG + FAST_INFLATE_SLACK + GUARD);
+	unsigned char *c, *padded;
+	size_t cl, used = 0, i, ok_guard = 1;
+
+	for (i = 0; i < BIG; i++)
+		src[i] = i % 3000 < 1000 ? (unsigned char)"0123456789abcdef"[(i * 7) % 16] :
+			 (unsigned char)rnd();
+	c = deflate_buf(src, BIG, 6, &cl);
+	memset(out, 0xa5, BIG + FAST_INFLATE_SLACK + GUARD);
+	check(!fast_inflate(c, cl, out, BIG, &used) && used == cl && !memcmp(out, src, BIG),
+	      "1 MiB stream decodes whole, consumed is its length");
+	for (i = BIG + FAST_INFLATE_SLACK; i < BIG + FAST_INFLATE_SLACK + GUARD; i++)
+		ok_guard &= out[i] == 0xa5;
+	check(ok_guard, "nothing written past out_len + FAST_INFLATE_SLACK");
+	check(fast_inflate(c, cl, out, BIG - 1, NULL) == -1 &&
+	      fast_inflate(c, cl, out, BIG + 1, NULL) == -1,
+	      "one byte less or more than the stream holds is refused");
+	check(fast_inflate(c, cl - 1, out, BIG, NULL) == -1, "a cut trailer is refused");
+	padded = xmalloc(cl + 100);
+	memcpy(padded, c, cl);
+	memset(padded + cl, 0x78, 100);
+	used = 0;
+	check(!fast_inflate(padded, cl + 100, out, BIG, &used) && used == cl,
+	      "bytes after the stream are left alone and not counted");
+	free(padded);
+	free(c);
+
+	c = deflate_buf(src, 0, 9, &cl);
+	used = 0;
+	check(!fast_inflate(c, cl, out, 0, &used) && used == cl, "empty stream");
+	free(c);
+	c = deflate_buf(src, 5000, 0, &cl);
+	check(!fast_inflate(c, cl, out, 5000, NULL) && !memcmp(out, src, 5000),
+	      "stored blocks (level 0)");
+	free(c);
+
+	unsetenv("MINI_GIT_INFLATE");
+	check(!fast_inflate_disabled(), "fast decoder enabled by default");
+	setenv("MINI_GIT_INFLATE", "zlib", 1);
+	check(fast_inflate_disabled(), "MINI_GIT_INFLATE=zlib disables it");
+	unsetenv("MINI_GIT_INFLATE");
+	free(src);
+	free(out);
+}
+
+int main(void)
+{
+	test_inflate();
+	test_edges();
+	return tap_done();
+}
