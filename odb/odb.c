@@ -67,9 +67,12 @@ static void read_alternates(const char *objdir, int depth)
 		if (line[0] == '/') {
 			add_source(line, 0, depth + 1);
 		} else {
-			char *full = xstrfmt("%s/%s", objdir, line);
+			/* As git: relative to the real path of the naming dir. */
+			char *base = realpath(objdir, NULL);
+			char *full = xstrfmt("%s/%s", base ? base : objdir, line);
 			add_source(full, 0, depth + 1);
 			free(full);
+			free(base);
 		}
 		free(line);
 	}
@@ -132,15 +135,54 @@ static int rel_lexical(struct strbuf *out, const char *path)
 }
 
 /* The absolute form is needed only to compare directories, so only once
- * a second source appears (no getcwd() without alternates). */
+ * a second source appears (no getcwd() without alternates). Alternates
+ * are kept by their real path, as git does; so is the main dir here. */
 static const char *source_abs(struct odb_source *s)
 {
 	if (!s->abs) {
 		struct strbuf sb = STRBUF_INIT;
-		abs_lexical(&sb, s->path);
+		char *real = realpath(s->path, NULL);
+		if (real)
+			strbuf_addstr(&sb, real);
+		else
+			abs_lexical(&sb, s->path);
+		free(real);
 		s->abs = strbuf_detach(&sb, NULL);
 	}
 	return s->abs;
+}
+
+/* git's real path of an alternate: symlinks resolved, the last component
+ * alone allowed not to exist. -1 when an earlier one does not. */
+static int alt_realpath(struct strbuf *out, const char *path)
+{
+	char *real = realpath(path, NULL), *parent;
+	const char *slash, *last;
+
+	strbuf_reset(out);
+	if (real) {
+		strbuf_addstr(out, real);
+		free(real);
+		return 0;
+	}
+	if (errno != ENOENT)
+		return -1;
+	slash = strrchr(path, '/');
+	last = slash ? slash + 1 : path;
+	if (!*last || !strcmp(last, ".") || !strcmp(last, ".."))
+		return -1;
+	parent = slash == path ? xstrdup("/") :
+		 slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+	real = realpath(parent, NULL);
+	free(parent);
+	if (!real)
+		return -1;
+	strbuf_addstr(out, real);
+	if (out->len > 1)
+		strbuf_addch(out, '/');
+	strbuf_addstr(out, last);
+	free(real);
+	return 0;
 }
 
 static void add_source(const char *path, int local, int depth)
@@ -148,8 +190,18 @@ static void add_source(const char *path, int local, int depth)
 	struct strbuf norm = STRBUF_INIT;
 	struct odb_source *s;
 
-	if (sources || !local) {
+	if (!local) {
+		if (alt_realpath(&norm, path) < 0) {
+			error("unable to normalize alternate object path: %s", path);
+			strbuf_release(&norm);
+			return;
+		}
+		while (norm.len > 1 && norm.buf[norm.len - 1] == '/')
+			strbuf_setlen(&norm, norm.len - 1);
+	} else if (sources) {
 		abs_lexical(&norm, path);
+	}
+	if (sources || !local) {
 		/* A directory already known (a cycle, or listed twice) is ignored. */
 		for (s = sources; s; s = s->next)
 			if (!strcmp(source_abs(s), norm.buf)) {
