@@ -2,6 +2,7 @@
 #include "lib/util.h"
 #include "odb/pack.h"
 #include "odb/delta.h"
+#include "odb/inflate.h"
 #include <fcntl.h>
 #include <inttypes.h>
 #include <sys/mman.h>
@@ -256,6 +257,20 @@ static size_t entry_avail(const struct packed_git *p, const struct pack_entry *e
 	return p->map_size - 20 - (size_t)e->offset - e->hdr_len;
 }
 
+/* MINI_GIT_INFLATE=zlib, read once per process (threads may race to
+ * store the same value). */
+static int use_fast_inflate(void)
+{
+	static int use = -1;
+	int u = __atomic_load_n(&use, __ATOMIC_RELAXED);
+
+	if (u < 0) {
+		u = !fast_inflate_disabled();
+		__atomic_store_n(&use, u, __ATOMIC_RELAXED);
+	}
+	return u;
+}
+
 void *pack_inflate_entry(const struct packed_git *p, const struct pack_entry *e, z_stream *zs)
 {
 	size_t avail = entry_avail(p, e), got;
@@ -266,7 +281,18 @@ void *pack_inflate_entry(const struct packed_git *p, const struct pack_entry *e,
 	 * the header is corruption, not a reason to allocate. */
 	if (e->size / 1032 > avail + 64 || e->size >= SIZE_MAX)
 		return NULL;
-	buf = xmalloc((size_t)e->size + 1);
+	if (use_fast_inflate()) {
+		/* Tried first; anything it refuses goes through zlib below,
+		 * which reports the problem in its own words. */
+		buf = xmalloc((size_t)e->size + 1 + FAST_INFLATE_SLACK);
+		if (!fast_inflate(p->map + e->offset + e->hdr_len, avail, buf,
+				  (size_t)e->size, NULL)) {
+			buf[e->size] = 0;
+			return buf;
+		}
+	} else {
+		buf = xmalloc((size_t)e->size + 1);
+	}
 	st = inflate_into(zs, p->map + e->offset + e->hdr_len, avail, buf, (size_t)e->size,
 			  &got, Z_FINISH);
 	if (st != Z_STREAM_END || got != e->size) {
