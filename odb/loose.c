@@ -1,13 +1,13 @@
 /* loose.c: reading and writing loose objects. */
 #include "lib/util.h"
 #include "odb/loose.h"
+#include "lib/dir-read.h"
 #include "sha1/object-hash.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <zlib.h>
 
 #define MAX_HEADER_LEN 32
@@ -463,36 +463,6 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
-int loose_dir_each(const char *path, int (*fn)(const char *name, unsigned type, void *data),
-		   void *data)
-{
-	char buf[16384] __attribute__((aligned(8)));
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret = 0;
-	long n;
-
-	if (fd < 0)
-		return -1;
-	while (!ret && (n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
-		for (long off = 0; off < n && !ret;) {
-			struct linux_dirent64 *de = (struct linux_dirent64 *)(buf + off);
-			if (de->d_reclen == 0 || off + de->d_reclen > n)
-				break;
-			off += de->d_reclen;
-			ret = fn(de->d_name, de->d_type, data);
-		}
-	}
-	close(fd);
-	return ret;
-}
-
 struct names {
 	char **v;
 	size_t nr, alloc;
@@ -525,7 +495,7 @@ static int read_names(const char *dir, const char *hex, size_t len,
 		      char ***names, size_t *nr, size_t *alloc)
 {
 	struct names ns = { *names, *nr, *alloc, hex, len };
-	int r = loose_dir_each(dir, add_name, &ns);
+	int r = dir_read(dir, add_name, &ns);
 
 	*names = ns.v;
 	*nr = ns.nr;
@@ -611,7 +581,7 @@ static int add_top(const char *n, unsigned type, void *data)
 
 static void list_top(struct loose_cache *c)
 {
-	c->top = loose_dir_each(c->objdir, add_top, c) < 0 ? -1 : 1;
+	c->top = dir_read(c->objdir, add_top, c) < 0 ? -1 : 1;
 }
 
 static void cache_fill(struct loose_cache *c, int xx)

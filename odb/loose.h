@@ -38,12 +38,6 @@ int loose_for_each(const char *objdir, odb_oid_cb cb, void *data);
  * Each objects/xx/ is listed once per process and kept (see loose.c). */
 int loose_for_each_prefix(const char *objdir, const char *hex, size_t len,
 			  odb_oid_cb cb, void *data);
-/* Calls fn for each entry of the directory path ("." and ".." included;
- * type is the dirent's d_type, DT_UNKNOWN on some file systems) until fn
- * returns non-zero, which is returned. -1 (errno set) if path cannot be
- * opened. getdents64 directly: opendir() would add an fstat(). */
-int loose_dir_each(const char *path, int (*fn)(const char *name, unsigned type, void *data),
-		   void *data);
 /* Forget the listings kept by loose_for_each_prefix. */
 void loose_cache_clear(void);
 

@@ -5,6 +5,7 @@
 #include "lib/config.h"
 #include "odb/odb.h"
 #include "odb/loose.h"
+#include "lib/dir-read.h"
 #include "odb/pack.h"
 #include "sha1/object-hash.h"
 #include <sys/stat.h>
@@ -349,7 +350,7 @@ static void scan_packs(void)
 	for (s = sources; s; s = s->next) {
 		char *dir = xstrfmt("%s/pack", s->path);
 		struct pack_dir pd = { NULL, 0, 0 };
-		loose_dir_each(dir, add_pack_entry, &pd);
+		dir_read(dir, add_pack_entry, &pd);
 		for (size_t i = 0; i < pd.nr; i++) {
 			add_pack(dir, pd.names[i], s->local, pd.nr > 1);
 			free(pd.names[i]);

@@ -4,9 +4,9 @@
  * of packed-refs that holds it; no object is looked up. */
 #include "refs/refs-internal.h"
 #include "lib/repo.h"
+#include "lib/dir-read.h"
 #include <ctype.h>
 #include <dirent.h>
-#include <sys/syscall.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 
@@ -313,65 +313,57 @@ static void add_loose(struct loose_list *l, const char *name)
 	strbuf_release(&target);
 }
 
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
+struct scan {
+	struct loose_list *l;
+	struct strbuf *dir;
+	size_t base;
 };
 
-/* dir is a ref name prefix ending in '/' ("refs/heads/"). The directory
- * is read with getdents64 directly: opendir() would add an fstat. */
+static void scan_dir(struct loose_list *l, struct strbuf *dir);
+
+static int scan_entry(const char *name, unsigned type, void *data)
+{
+	struct scan *sc = data;
+	struct strbuf *dir = sc->dir;
+
+	if (name[0] == '.' || ends_with(name, ".lock"))
+		return 0;
+	strbuf_setlen(dir, sc->base);
+	strbuf_addstr(dir, name);
+	if (type == DT_UNKNOWN || type == DT_LNK) {
+		struct stat st;
+		struct strbuf p = STRBUF_INIT;
+		int r;
+		common_path_buf(&p, "%s", dir->buf);
+		r = stat(p.buf, &st);
+		strbuf_release(&p);
+		if (r < 0)
+			return 0;
+		type = S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
+	}
+	if (type == DT_DIR) {
+		/* descend only where the prefix can still match */
+		size_t m = dir->len < sc->l->plen ? dir->len : sc->l->plen;
+		if (strncmp(dir->buf, sc->l->prefix, m))
+			return 0;
+		strbuf_addch(dir, '/');
+		scan_dir(sc->l, dir);
+	} else if (type == DT_REG) {
+		add_loose(sc->l, dir->buf);
+	}
+	return 0;
+}
+
+/* dir is a ref name prefix ending in '/' ("refs/heads/"). */
 static void scan_dir(struct loose_list *l, struct strbuf *dir)
 {
 	struct strbuf path = STRBUF_INIT;
-	size_t base = dir->len;
-	char buf[16384] __attribute__((aligned(8)));
-	int fd;
-	long n;
+	struct scan sc = { l, dir, dir->len };
 
 	common_path_buf(&path, "%s", dir->buf);
-	fd = open(path.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	dir_read(path.buf, scan_entry, &sc);
 	strbuf_release(&path);
-	if (fd < 0)
-		return;
-	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
-		for (long off = 0; off < n;) {
-			struct linux_dirent64 *de = (struct linux_dirent64 *)(buf + off);
-			int type = de->d_type;
-			if (de->d_reclen == 0 || off + de->d_reclen > n)
-				break;
-			off += de->d_reclen;
-			if (de->d_name[0] == '.' || ends_with(de->d_name, ".lock"))
-				continue;
-			strbuf_setlen(dir, base);
-			strbuf_addstr(dir, de->d_name);
-			if (type == DT_UNKNOWN || type == DT_LNK) {
-				struct stat st;
-				struct strbuf p = STRBUF_INIT;
-				common_path_buf(&p, "%s", dir->buf);
-				if (stat(p.buf, &st) < 0) {
-					strbuf_release(&p);
-					continue;
-				}
-				strbuf_release(&p);
-				type = S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
-			}
-			if (type == DT_DIR) {
-				/* descend only where the prefix can still match */
-				size_t m = dir->len < l->plen ? dir->len : l->plen;
-				if (strncmp(dir->buf, l->prefix, m))
-					continue;
-				strbuf_addch(dir, '/');
-				scan_dir(l, dir);
-			} else if (type == DT_REG) {
-				add_loose(l, dir->buf);
-			}
-		}
-	}
-	close(fd);
-	strbuf_setlen(dir, base);
+	strbuf_setlen(dir, sc.base);
 }
 
 static int cmp_loose(const void *a, const void *b)
