@@ -438,23 +438,7 @@ static void deliver(struct walk *w, uint32_t nr, struct pw_base *b,
 	struct pack_walk_object o;
 	struct sha1_ctx c;
 
-	{
-		/* "<type> <size>\0", formatted here: snprintf per object showed. */
-		char hdr[48], digits[24];
-		const char *tn = type_name(b->type);
-		size_t tl = strlen(tn), nd = 0, v = b->size;
-		do {
-			digits[nd++] = (char)('0' + v % 10);
-			v /= 10;
-		} while (v);
-		memcpy(hdr, tn, tl);
-		hdr[tl++] = ' ';
-		while (nd)
-			hdr[tl++] = digits[--nd];
-		hdr[tl++] = '\0';
-		sha1_init(&c);
-		sha1_update(&c, hdr, tl);
-	}
+	hash_object_header(&c, type_name(b->type), b->size);
 	sha1_update(&c, b->data, b->size);
 	sha1_final(b->oid.hash, &c);
 	{
