@@ -1,7 +1,9 @@
 /* fsck-check.h: the syntax checks git's fsck makes on commits, tags and
  * trees, with git's message ids ("badDate", "duplicateEntries", ...),
  * default severities and wording. Pure functions of an object's bytes:
- * safe from any number of threads at once. */
+ * safe from any number of threads at once. Callers must pass buffers with
+ * a NUL after the last byte (as odb_read_object gives them): the parsers
+ * rely on it to stop. */
 #ifndef ODB_FSCK_CHECK_H
 #define ODB_FSCK_CHECK_H
 
