@@ -1,5 +1,8 @@
-/* fuzz-inflate: the pack walk's own inflate decoder against zlib. The
- * input is wrapped in a one-entry pack (a blob whose header size is the
+/* fuzz-inflate: odb/inflate.c's decoder against zlib. The input's first
+ * two bytes (little-endian) are the expected size, the rest a zlib
+ * stream: fast_inflate() alone must accept it only when zlib gives that
+ * many bytes, and then the same bytes and the same consumed length. Then
+ * the input is wrapped in a one-entry pack (a blob whose header size is the
  * input's first two bytes, little-endian, and whose zlib data is the
  * rest), walked once with the walk's decoder and once with
  * MINI_GIT_INFLATE=zlib; both must give the same object or the same
@@ -7,6 +10,7 @@
  * valid enough to reach the decoder's deeper states; this does. */
 #include "fuzz/fuzz-harness.h"
 #include "odb/pack-walk.h"
+#include "odb/inflate.h"
 #include <zlib.h>
 
 struct result {
@@ -52,6 +56,31 @@ static int walk(const unsigned char *pack, size_t len, struct result *r)
 	return pack_walk(pack, len, &opts, NULL);
 }
 
+/* The decoder alone, against one zlib call asking for the same size. */
+static void direct(const uint8_t *in, size_t n, size_t want)
+{
+	unsigned char *fast = malloc(want + FAST_INFLATE_SLACK + 1), *slow = malloc(want + 1);
+	size_t used = 0;
+	z_stream z;
+	int st, zok;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit(&z) != Z_OK)
+		abort();
+	z.next_in = (unsigned char *)in;
+	z.avail_in = (uInt)n;
+	z.next_out = slow;
+	z.avail_out = (uInt)want + 1;
+	st = inflate(&z, Z_FINISH);
+	zok = st == Z_STREAM_END && z.total_out == want;
+	if (!fast_inflate(in, n, fast, want, &used) &&
+	    (!zok || used != z.total_in || memcmp(fast, slow, want)))
+		abort();
+	inflateEnd(&z);
+	free(fast);
+	free(slow);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct result fast, slow;
@@ -63,6 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	obj_size = data[0] | (size_t)data[1] << 8;
 	n = size - 2;
+	direct(data + 2, n, obj_size);
 	pack = malloc(12 + 4 + n + 20);
 	memcpy(pack, "PACK\0\0\0\2\0\0\0\1", 12);
 	q = pack + 12;
