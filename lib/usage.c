@@ -1,40 +1,40 @@
 /* usage.c: git's message conventions: "fatal: " + exit 128, "error: ". */
 #include "lib/util.h"
+#include <ctype.h>
 
 const char *prog_name = "git";
 
-static void vreport(const char *prefix, const char *fmt, va_list ap)
+/* One line to stderr: prefix, message, and ": <strerror>" when err is
+ * not 0. Control characters from data (a ref name with a CR, say) are
+ * shown as '?', as git does, so they cannot reach the terminal. */
+static void report(const char *prefix, int err, const char *fmt, va_list ap)
 {
 	char msg[4096];
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	/* One write, so concurrent writers do not interleave lines. */
+	for (char *p = msg; *p; p++)
+		if (iscntrl((unsigned char)*p) && *p != '\t' && *p != '\n')
+			*p = '?';
 	fflush(stdout);
-	fprintf(stderr, "%s%s\n", prefix, msg);
+	if (err)
+		fprintf(stderr, "%s%s: %s\n", prefix, msg, strerror(err));
+	else
+		fprintf(stderr, "%s%s\n", prefix, msg);
 }
 
 void die(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vreport("fatal: ", fmt, ap);
+	report("fatal: ", 0, fmt, ap);
 	va_end(ap);
 	exit(128);
-}
-
-static void vreport_errno(const char *prefix, const char *fmt, va_list ap)
-{
-	char buf[4096];
-	int e = errno;
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	fflush(stdout);
-	fprintf(stderr, "%s%s: %s\n", prefix, buf, strerror(e));
 }
 
 void die_errno(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vreport_errno("fatal: ", fmt, ap);
+	report("fatal: ", errno, fmt, ap);
 	va_end(ap);
 	exit(128);
 }
@@ -43,7 +43,7 @@ int error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vreport("error: ", fmt, ap);
+	report("error: ", 0, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -52,7 +52,7 @@ int error_errno(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vreport_errno("error: ", fmt, ap);
+	report("error: ", errno, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -61,7 +61,7 @@ void warning(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vreport("warning: ", fmt, ap);
+	report("warning: ", 0, fmt, ap);
 	va_end(ap);
 }
 
@@ -69,7 +69,7 @@ void BUG(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vreport("BUG: ", fmt, ap);
+	report("BUG: ", 0, fmt, ap);
 	va_end(ap);
 	abort();
 }
