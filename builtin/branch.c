@@ -269,6 +269,7 @@ static int list_branches(struct ref_filter *filter, const struct ref_sort_keys *
 	f.kind = kind;
 	f.patterns = patterns;
 	f.ignore_case = icase;
+	f.verbose = verbose;
 	if ((kind & FILTER_REFS_BRANCHES) && detached) {
 		f.kind |= FILTER_REFS_DETACHED_HEAD;
 		desc = head_description();

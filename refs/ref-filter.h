@@ -56,6 +56,9 @@ struct ref_filter {
 	struct object_id *merged, *no_merged;
 	size_t merged_nr, no_merged_nr;
 	const char *head_desc;      /* what a detached HEAD is called */
+	/* branch -v: as git, a ref whose commit cannot be read is left out
+	 * of the listing instead of stopping it */
+	int verbose;
 	/* filled by the options below */
 	size_t points_at_alloc, with_commit_alloc, no_commit_alloc, merged_alloc, no_merged_alloc;
 };

@@ -90,14 +90,19 @@ void ref_object_unref(struct ref_item *it)
 	table_size = table_nr = 0;
 }
 
-static int load(struct ref_item *it)
+static int load_gently(struct ref_item *it)
 {
 	if (!it->obj_state) {
 		it->buf = shared_read(&it->oid, &it->type, &it->size);
 		it->obj_state = it->buf ? 1 : -1;
-		if (!it->buf)
-			die("missing object %s for %s", oid_to_hex(&it->oid), it->refname);
 	}
+	return it->obj_state;
+}
+
+static int load(struct ref_item *it)
+{
+	if (load_gently(it) < 0)
+		die("missing object %s for %s", oid_to_hex(&it->oid), it->refname);
 	return it->obj_state;
 }
 
@@ -454,6 +459,18 @@ int ref_object_filter_commits(struct ref_array *a, struct ref_filter *f)
 	struct object_id *tips;
 	unsigned char *keep, *res;
 	size_t n = a->nr, out = 0;
+	if (f->verbose) {
+		/* branch -v: git leaves out a ref whose object it cannot read;
+		 * what is read here is what the listing prints from */
+		for (size_t i = 0; i < n; i++) {
+			if (load_gently(a->items[i]) > 0)
+				a->items[out++] = a->items[i];
+			else
+				ref_item_free(a->items[i]);
+		}
+		a->nr = n = out;
+		out = 0;
+	}
 	if (!f->with_commit_nr && !f->no_commit_nr && !f->merged_nr && !f->no_merged_nr)
 		return 0;
 	tips = xcalloc(n ? n : 1, sizeof(*tips));
