@@ -35,16 +35,7 @@ static void drop_transport(void)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->nr_refs; i++) {
-		free(t->refs[i].name);
-		free(t->refs[i].symref);
-	}
-	free(t->refs);
-	free(t->rd);
-	strbuf_release(&t->caps);
-	free(t->url);
-	free(t->anon_url);
-	free(t);
+	transport_free(t);
 	t = NULL;
 }
 

@@ -626,3 +626,17 @@ int fast_inflate_disabled(void)
 
 	return e && !strcmp(e, "zlib");
 }
+
+void inflate_error(int status, const char *zmsg)
+{
+	const char *what;
+	switch (status) {
+	case Z_MEM_ERROR: what = "out of memory"; break;
+	case Z_VERSION_ERROR: what = "wrong version"; break;
+	case Z_NEED_DICT: what = "needs dictionary"; break;
+	case Z_DATA_ERROR: what = "data stream error"; break;
+	case Z_STREAM_ERROR: what = "stream consistency error"; break;
+	default: what = "unknown error"; break;
+	}
+	error("inflate: %s (%s)", what, zmsg ? zmsg : "no message");
+}

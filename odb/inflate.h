@@ -36,4 +36,8 @@ int fast_inflate(const unsigned char *in, size_t in_len, unsigned char *out,
  * Reads the environment on every call. */
 int fast_inflate_disabled(void);
 
+/* git's message for a zlib failure ("error: inflate: data stream error
+ * (incorrect header check)"); status is zlib's, zmsg its z_stream.msg. */
+void inflate_error(int status, const char *zmsg);
+
 #endif

@@ -1,4 +1,5 @@
 /* loose.c: reading and writing loose objects. */
+#include "odb/inflate.h"
 #include "lib/util.h"
 #include "odb/loose.h"
 #include "lib/dir-read.h"
@@ -33,18 +34,6 @@ int loose_exists(const char *objdir, const struct object_id *oid)
 	return r;
 }
 
-static const char *zerr(int st)
-{
-	switch (st) {
-	case Z_MEM_ERROR: return "out of memory";
-	case Z_VERSION_ERROR: return "wrong version";
-	case Z_NEED_DICT: return "needs dictionary";
-	case Z_DATA_ERROR: return "data stream error";
-	case Z_STREAM_ERROR: return "stream consistency error";
-	default: return "unknown error";
-	}
-}
-
 /* inflate() with git's error report for the failing statuses. */
 static int zinflate(z_stream *zs, int flush)
 {
@@ -53,7 +42,7 @@ static int zinflate(z_stream *zs, int flush)
 		return st;
 	if (st == Z_MEM_ERROR)
 		die("inflate: out of memory");
-	error("inflate: %s (%s)", zerr(st), zs->msg ? zs->msg : "no message");
+	inflate_error(st, zs->msg);
 	return st;
 }
 

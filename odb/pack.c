@@ -177,18 +177,6 @@ void pack_zstream_end(z_stream *zs)
 	inflateEnd(zs);
 }
 
-static const char *zerr_string(int status)
-{
-	switch (status) {
-	case Z_MEM_ERROR: return "out of memory";
-	case Z_VERSION_ERROR: return "wrong version";
-	case Z_NEED_DICT: return "needs dictionary";
-	case Z_DATA_ERROR: return "data stream error";
-	case Z_STREAM_ERROR: return "stream consistency error";
-	default: return "unknown error";
-	}
-}
-
 /*
  * Inflates from in (up to in_len bytes) into out (out_len bytes). Returns
  * zlib's final status; *produced gets the bytes written. zlib counts in
@@ -246,7 +234,7 @@ static int inflate_into(z_stream *zs, const unsigned char *in, size_t in_len,
 	if (st != Z_OK && st != Z_BUF_ERROR && st != Z_STREAM_END) {
 		if (st == Z_MEM_ERROR)
 			die("inflate: out of memory");
-		error("inflate: %s (%s)", zerr_string(st), zs->msg ? zs->msg : "no message");
+		inflate_error(st, zs->msg);
 	}
 	*produced = done;
 	return st;
@@ -322,7 +310,7 @@ ssize_t pack_inflate_prefix(const struct packed_git *p, const struct pack_entry 
 			break;
 		if (st != Z_OK) {
 			if (st != Z_BUF_ERROR)
-				error("inflate: %s (%s)", zerr_string(st), zs->msg ? zs->msg : "no message");
+				inflate_error(st, zs->msg);
 			return -1;
 		}
 	}

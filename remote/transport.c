@@ -552,6 +552,12 @@ int transport_close(struct transport *t)
 	code = finish_command(&t->helper);
 	free((char *)t->helper.argv[0]);
 	free(t->helper.argv);
+	transport_free(t);
+	return code;
+}
+
+void transport_free(struct transport *t)
+{
 	for (size_t i = 0; i < t->nr_refs; i++) {
 		free(t->refs[i].name);
 		free(t->refs[i].symref);
@@ -562,5 +568,4 @@ int transport_close(struct transport *t)
 	free(t->url);
 	free(t->anon_url);
 	free(t);
-	return code;
 }

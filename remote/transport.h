@@ -55,6 +55,9 @@ uint64_t transport_fetch_pack(struct transport *t, const struct object_id *wants
 			      int pack_fd);
 /* Ends the helper; returns its exit code. */
 int transport_close(struct transport *t);
+/* Free what the transport holds, without touching the helper process
+ * (transport_close() waits for it first). */
+void transport_free(struct transport *t);
 
 /* v0 capability lookup: 1 if present, *value set for "name=value". */
 int transport_server_has(struct transport *t, const char *name, const char **value);
