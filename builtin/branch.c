@@ -59,23 +59,6 @@ static int color_config_cb(const char *key, const char *value, void *data)
 
 static int abbrev = -1;
 
-static int opt_abbrev(const struct option *o, const char *arg, int unset)
-{
-	(void)o;
-	if (unset)
-		abbrev = 0;
-	else if (!arg)
-		abbrev = -1;
-	else {
-		char *end;
-		long v = strtol(arg, &end, 10);
-		if (!*arg || *end)
-			return error("option `abbrev' expects a numerical value");
-		abbrev = v < 4 ? (v ? 4 : 0) : v > 40 ? 40 : (int)v;
-	}
-	return 0;
-}
-
 static int track_mode = -1; /* -1 config default, 0 none, 1 direct, 2 inherit */
 
 static int opt_track(const struct option *o, const char *arg, int unset)
@@ -971,7 +954,7 @@ int cmd_branch(int argc, const char **argv)
 		OPT_SET_INT('r', "remotes", &kind, "act on remote-tracking branches", FILTER_REFS_REMOTES),
 		OPT_REF_COMMIT("contains", &filter, "print only branches that contain the commit"),
 		OPT_REF_COMMIT("no-contains", &filter, "print only branches that don't contain the commit"),
-		OPT_CALLBACK_F(0, "abbrev", NULL, "n", "use <n> digits to display object names", PARSE_OPT_OPTARG, opt_abbrev),
+		OPT__ABBREV(&abbrev),
 		OPT_GROUP("Specific git-branch actions:"),
 		OPT_SET_INT('a', "all", &kind, "list both remote-tracking and local branches", FILTER_REFS_REMOTES | FILTER_REFS_BRANCHES),
 		OPT_BOOL('d', "delete", &del, "delete fully merged branch"),

@@ -96,23 +96,6 @@ static int opt_hash(const struct option *o, const char *arg, int unset)
 	return 0;
 }
 
-static int opt_abbrev(const struct option *o, const char *arg, int unset)
-{
-	(void)o;
-	if (unset)
-		abbrev = 0;
-	else if (!arg)
-		abbrev = -1;
-	else {
-		abbrev = atoi(arg);
-		if (abbrev && abbrev < 4)
-			abbrev = 4;
-		if (abbrev > HEX_SZ)
-			abbrev = HEX_SZ;
-	}
-	return 0;
-}
-
 static int opt_exclude(const struct option *o, const char *arg, int unset)
 {
 	(void)o;
@@ -178,7 +161,7 @@ int cmd_show_ref(int argc, const char **argv)
 		OPT_BOOL_F(0, "head", &show_head, "show the HEAD reference, even if it would be filtered out", 0),
 		OPT_BOOL('d', "dereference", &deref_tags, "dereference tags into object IDs"),
 		OPT_CALLBACK_F('s', "hash", &abbrev, "n", "only show SHA1 hash using <n> digits", PARSE_OPT_OPTARG, opt_hash),
-		OPT_CALLBACK_F(0, "abbrev", &abbrev, "n", "use <n> digits to display object names", PARSE_OPT_OPTARG, opt_abbrev),
+		OPT__ABBREV(&abbrev),
 		OPT__QUIET(&quiet, "do not print results to stdout (useful with --verify)"),
 		OPT_CALLBACK_F(0, "exclude-existing", &exclude_pattern, "pattern", "show refs from stdin that aren't in local repository", PARSE_OPT_OPTARG | PARSE_OPT_NONEG, opt_exclude),
 		OPT_END()

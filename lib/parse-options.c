@@ -308,3 +308,19 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 	argv[out] = NULL;
 	return out;
 }
+
+int parse_opt_abbrev_cb(const struct option *opt, const char *arg, int unset)
+{
+	int *v = opt->value;
+	char *end;
+	long n;
+	if (!arg) {
+		*v = unset ? 0 : -1;
+		return 0;
+	}
+	n = strtol(arg, &end, 10);
+	if (!*arg || *end)
+		return error("option `%s' expects a numerical value", opt->long_name);
+	*v = n < 4 ? (n ? 4 : 0) : n > 40 ? 40 : (int)n;
+	return 0;
+}

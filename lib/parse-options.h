@@ -66,6 +66,12 @@ struct option {
 #define OPT_CALLBACK(s, l, v, a, h, cb) { .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .callback = (cb) }
 #define OPT_CALLBACK_F(s, l, v, a, h, f, cb) { .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .flags = (f), .callback = (cb) }
 
+/* --abbrev[=<n>] into an int: -1 for the default length, 0 for
+ * --no-abbrev, else n clamped to 4..40 (git's OPT__ABBREV). */
+int parse_opt_abbrev_cb(const struct option *opt, const char *arg, int unset);
+#define OPT__ABBREV(v) OPT_CALLBACK_F(0, "abbrev", (v), "n", \
+	"use <n> digits to display object names", PARSE_OPT_OPTARG, parse_opt_abbrev_cb)
+
 /*
  * Parses argv[1..] (argv[0] is the command name), removes the options and
  * returns the number of arguments left in argv[0..]. Bad options print
