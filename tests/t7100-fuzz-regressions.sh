@@ -10,45 +10,7 @@
 . "$(dirname "$0")/test-lib.sh"
 
 CASES="$TEST_DIRECTORY/fuzz-cases"
-LIMIT_VMEM=2097152
-if grep -q __asan_init "$MINI_GIT" 2>/dev/null; then LIMIT_VMEM=; fi
-
-bounded() {
-	(
-		ulimit -t 20
-		[ -z "$LIMIT_VMEM" ] || ulimit -v $LIMIT_VMEM
-		exec "$@"
-	)
-}
-
-snapshot() {
-	{ find . -printf '%y %m %s %T@ %p -> %l\n' | sort
-	  find . -type f -print0 | sort -z | xargs -0 -r sha1sum; } >"$1" 2>&1
-}
-
-# same [-c] ARGS: git and mini-git on the repository here; exit codes
-# equal, and unless -c, stdout and stderr too. mini-git writes nothing.
-same() {
-	codes_only=
-	if [ "$1" = "-c" ]; then codes_only=1; shift; fi
-	bounded git "$@" >"$TRASH/.expect.out" 2>"$TRASH/.expect.err"
-	echo "exit=$?" >"$TRASH/.expect.code"
-	snapshot "$TRASH/.before"
-	bounded "$MINI_GIT" "$@" >"$TRASH/.actual.out" 2>"$TRASH/.actual.err"
-	ret=$?
-	echo "exit=$ret" >"$TRASH/.actual.code"
-	snapshot "$TRASH/.after"
-	sed -i 's/mini-git/git/g' "$TRASH/.actual.err"
-	test_cmp "$TRASH/.before" "$TRASH/.after" || { echo "mini-git $* wrote"; return 1; }
-	if [ $ret -gt 128 ] && [ $ret -ne 129 ]; then
-		echo "mini-git $* died by signal $((ret - 128))"; cat "$TRASH/.actual.err"; return 1
-	fi
-	test_cmp "$TRASH/.expect.code" "$TRASH/.actual.code" || {
-		cat "$TRASH/.expect.err" "$TRASH/.actual.err"; return 1; }
-	[ -n "$codes_only" ] ||
-	{ test_cmp "$TRASH/.expect.out" "$TRASH/.actual.out" &&
-	  test_cmp "$TRASH/.expect.err" "$TRASH/.actual.err"; }
-}
+. "$TEST_DIRECTORY/lib-hostile.sh"
 
 test_expect_success 'setup' '
 	git init -q base &&
