@@ -46,6 +46,8 @@ test_expect_success() {
 		test_failed=$((test_failed + 1))
 		say "not ok $test_count - $1"
 		sed 's/^/#	/' "$TRASH/.out.$test_count"
+		# stderr too: prove shows it without -v, so a CI log has it
+		sed "s/^/# $test_name $test_count: /" "$TRASH/.out.$test_count" >&2
 	fi
 }
 
