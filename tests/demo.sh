@@ -44,8 +44,10 @@ for c in "branch" "branch -v" "rev-parse HEAD" "cat-file -p HEAD" \
 	fi
 done
 if command -v strace >/dev/null 2>&1 && "$mg" help | grep -q '^   branch$'; then
-	n=$(strace -f -c -o /dev/stdout "$mg" branch 2>/dev/null >/dev/null | awk '/ total$/ {print $4}')
-	g=$(strace -f -c -o /dev/stdout git branch 2>/dev/null >/dev/null | awk '/ total$/ {print $4}')
+	strace -f -c -o "$dir/mg.strace" "$mg" branch >/dev/null 2>&1
+	strace -f -c -o "$dir/git.strace" git branch >/dev/null 2>&1
+	n=$(awk '/ total$/ {print $4}' "$dir/mg.strace")
+	g=$(awk '/ total$/ {print $4}' "$dir/git.strace")
 	echo "== system calls for 'branch': mini-git $n, git $g"
 fi
 rm -rf "$dir"
