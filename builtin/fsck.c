@@ -1949,6 +1949,19 @@ static int fsck_config(const char *key, const char *value, void *data UNUSED)
 	return 0;
 }
 
+/*
+ * Progress as git prints it: the first figure at once, the last one and
+ * ", done." at the end. (git also redraws in between: once a second, and
+ * as each pack begins; those lines are not printed here.)
+ */
+static void progress_line(const char *title, size_t n, size_t total, int done)
+{
+	if (!show_progress)
+		return;
+	fprintf(stderr, "%s: %3u%% (%zu/%zu)%s", title,
+		total ? (unsigned)(n * 100 / total) : 100u, n, total, done ? ", done.\n" : "\r");
+}
+
 int cmd_fsck(int argc, const char **argv)
 {
 	int lost_found = 0, name_objects = 0;
@@ -1970,6 +1983,10 @@ int cmd_fsck(int argc, const char **argv)
 	};
 
 	argc = parse_options(argc, argv, opts, fsck_usage, 0);
+	if (show_progress == -1)
+		show_progress = isatty(2);
+	if (verbose)
+		show_progress = 0;
 	if (lost_found)
 		die("--lost-found is not supported by mini-git fsck");
 	if (name_objects)
@@ -1992,14 +2009,32 @@ int cmd_fsck(int argc, const char **argv)
 	sort_table();
 	map_pack_positions();
 
-	if (!connectivity_only) {
+	/*
+	 * --connectivity-only still reads every object: links are collected
+	 * by the same pass that verifies. Only git's progress lines differ
+	 * (it prints none in this mode). On a damaged repository this mode
+	 * reports what the full check reports.
+	 */
+	if (connectivity_only) {
+		show_progress = 0;
+		show_root = 0;  /* git finds roots while checking objects */
+		check_full = 1;
+	}
+	{
 		for (size_t i = 0; i < nr_cruft; i++)
 			fprintf(stderr, "bad sha1 file: %s\n", cruft[i]);
 		sequential_pass = 1;
 		verify_loose();
 		sequential_pass = 0;
+		progress_line("Checking object directories", 256, 256, 0);
+		progress_line("Checking object directories", 256, 256, 1);
 		verified_before = nr_loose > 0;
 		if (check_full) {
+			size_t total = 0;
+			for (size_t i = 0; i < nr_packs; i++)
+				total += packs[i].p.idx.nr;
+			if (nr_packs)
+				progress_line("Checking objects", 0, total, 0);
 			pool = thread_pool_new(0);
 			for (size_t i = 0; i < nr_packs; i++) {
 				current_stage = (uint16_t)(i + 1 < NO_STAGE ? i + 1 : NO_STAGE - 1);
@@ -2008,6 +2043,10 @@ int cmd_fsck(int argc, const char **argv)
 			}
 			if (some_pack_unusable)
 				recompute_in_pack();
+			if (nr_packs) {
+				progress_line("Checking objects", total, total, 0);
+				progress_line("Checking objects", total, total, 1);
+			}
 		}
 	}
 	if (keep_cache || !argc)

@@ -103,6 +103,30 @@ test_expect_success 'fsck writes nothing into the repository' '
 	test_cmp sum1 sum2
 '
 
+test_expect_success '--connectivity-only on loose and packed objects' '
+	cd repo && compare_git -s fsck --connectivity-only &&
+	compare_git -s fsck --connectivity-only --unreachable --root
+'
+
+# git also redraws between the first and the last figure (each second, and
+# as each pack begins): only the first figure and the final lines count.
+progress_lines() {
+	tr '\r' '\n' <"$1" | grep -E "  0% |, done\.\$"
+}
+
+test_expect_success '--progress: git'"'"'s lines on stderr; --verbose and --no-progress silence them' '
+	cd repo &&
+	git fsck --progress 2>expect.raw >/dev/null &&
+	mini-git fsck --progress 2>actual.raw >/dev/null &&
+	progress_lines expect.raw >expect && progress_lines actual.raw >actual &&
+	test_cmp expect actual &&
+	grep "Checking objects: 100% (22/22), done." actual &&
+	compare_git -s fsck --no-progress &&
+	mini-git fsck --progress --verbose 2>err >/dev/null &&
+	! grep "Checking objects:" err &&
+	compare_git -s fsck --progress --connectivity-only
+'
+
 test_expect_success 'usage and bad options like git' '
 	cd repo && compare_git fsck --no-such-option && compare_git fsck -h
 '
