@@ -245,7 +245,6 @@ static int list_branches(struct ref_filter *filter, const struct ref_sort_keys *
 	const char **conf = NULL;
 	size_t conf_nr;
 	struct ref_format *rf;
-	struct strbuf out = STRBUF_INIT;
 	char *desc = NULL, *fmt = NULL;
 	const char *remote_prefix = "";
 
@@ -276,14 +275,7 @@ static int list_branches(struct ref_filter *filter, const struct ref_sort_keys *
 	rf = ref_format_parse(format, use_color);
 	if (!rf)
 		die("unable to parse format string");
-	for (size_t i = 0; i < a.nr; i++) {
-		strbuf_reset(&out);
-		ref_format_item(&out, a.items[i], rf);
-		if (out.len || !fmt)
-			strbuf_addch(&out, '\n');
-		fwrite(out.buf, 1, out.len, stdout);
-	}
-	strbuf_release(&out);
+	ref_array_print(&a, a.nr, rf, fmt != NULL);
 	ref_array_clear(&a);
 	ref_format_free(rf);
 	ref_sorting_free(sorting);

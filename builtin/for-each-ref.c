@@ -21,7 +21,6 @@ int cmd_for_each_ref(int argc, const char **argv)
 	struct ref_format *rf;
 	struct ref_sort_keys keys = { 0 };
 	struct ref_sorting *sorting;
-	struct strbuf out = STRBUF_INIT;
 	struct option opts[] = {
 		OPT_BOOL('s', "shell", &q_shell, "quote placeholders suitably for shells"),
 		OPT_BOOL('p', "perl", &q_perl, "quote placeholders suitably for perl"),
@@ -66,13 +65,7 @@ int cmd_for_each_ref(int argc, const char **argv)
 	ref_array_sort(sorting, &a);
 	if (!maxcount || a.nr < (size_t)maxcount)
 		maxcount = a.nr;
-	for (int i = 0; i < maxcount; i++) {
-		strbuf_reset(&out);
-		ref_format_item(&out, a.items[i], rf);
-		strbuf_addch(&out, '\n');
-		fwrite(out.buf, 1, out.len, stdout);
-	}
-	strbuf_release(&out);
+	ref_array_print(&a, maxcount, rf, 0);
 	ref_array_clear(&a);
 	ref_format_free(rf);
 	ref_sorting_free(sorting);

@@ -1266,3 +1266,16 @@ int ref_filter_use_color(const char *when, const char *config_key)
 	b = config_maybe_bool(v);
 	return b > 0 ? auto_color() : 0;
 }
+
+void ref_array_print(struct ref_array *a, size_t n, struct ref_format *f, int skip_empty)
+{
+	struct strbuf out = STRBUF_INIT;
+	for (size_t i = 0; i < n && i < a->nr; i++) {
+		strbuf_reset(&out);
+		ref_format_item(&out, a->items[i], f);
+		if (out.len || !skip_empty)
+			strbuf_addch(&out, '\n');
+		fwrite(out.buf, 1, out.len, stdout);
+	}
+	strbuf_release(&out);
+}

@@ -75,6 +75,10 @@ struct ref_format *ref_format_parse(const char *fmt, int use_color);
 int ref_format_needs_object(const struct ref_format *f);
 /* Append one formatted ref; -1 (after an error) to stop. */
 int ref_format_item(struct strbuf *out, struct ref_item *it, struct ref_format *f);
+/* Print the first n refs of a, one formatted line each; with
+ * skip_empty, a ref whose line formats empty prints nothing (branch's
+ * --format), else an empty line (for-each-ref). */
+void ref_array_print(struct ref_array *a, size_t n, struct ref_format *f, int skip_empty);
 /* Pad/quote style for for-each-ref --shell etc.: 0 none. */
 void ref_format_set_quote(struct ref_format *f, int style);
 void ref_format_free(struct ref_format *f);
