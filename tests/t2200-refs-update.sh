@@ -3,28 +3,8 @@
 # reflogs, packed refs, symrefs, bad names and stale locks.
 . "$(dirname "$0")/test-lib.sh"
 
-state() {
-	(cd "$1" &&
-	 git for-each-ref --format="%(refname) %(objectname) %(symref)" &&
-	 echo "HEAD: $(cat .git/HEAD)" &&
-	 echo "packed:" && cat .git/packed-refs 2>/dev/null
-	 find .git/logs -type f 2>/dev/null | sort | while read f; do echo "== $f"; cat "$f"; done
-	 find .git/refs -name "*.lock")
-}
-
-# change CMD ARGS...: run with both tools on fresh copies of orig
-change() {
-	for tool in git "$MINI_GIT"; do
-		rm -rf work && cp -a orig work &&
-		(cd work && "$tool" "$@" >"$TRASH/out.$(basename $tool)" 2>"$TRASH/err.$(basename $tool)"
-		 echo "exit=$?" >>"$TRASH/out.$(basename $tool)") &&
-		state work >"$TRASH/state.$(basename $tool)"
-	done
-	sed -i "s/mini-git/git/g" "$TRASH/err.mini-git"
-	test_cmp "$TRASH/out.git" "$TRASH/out.mini-git" &&
-	test_cmp "$TRASH/err.git" "$TRASH/err.mini-git" &&
-	test_cmp "$TRASH/state.git" "$TRASH/state.mini-git"
-}
+. "$TEST_DIRECTORY/lib-ref-change.sh"
+change() { compare_change "$@"; }
 
 test_expect_success 'setup' '
 	git init -q orig && cd orig &&

@@ -4,30 +4,9 @@
 # mini-git; output, exit code, refs, reflogs and config must match.
 . "$(dirname "$0")/test-lib.sh"
 
-# state DIR: everything a branch command may change, as text
-state() {
-	(cd "$1" &&
-	 git for-each-ref --format="%(refname) %(objectname) %(symref)" &&
-	 echo "HEAD: $(cat .git/HEAD)" &&
-	 echo "packed:" && cat .git/packed-refs 2>/dev/null
-	 echo "config:" && cat .git/config &&
-	 find .git/logs -type f | sort | while read f; do echo "== $f"; cat "$f"; done
-	 find .git/refs -name "*.lock")
-}
-
-# change ARGS...: run "branch ARGS" with both tools on fresh copies of orig
-change() {
-	for tool in git "$MINI_GIT"; do
-		rm -rf work && cp -a orig work &&
-		(cd work && "$tool" branch "$@" >"$TRASH/out.$(basename $tool)" 2>"$TRASH/err.$(basename $tool)"
-		 echo "exit=$?" >>"$TRASH/out.$(basename $tool)") &&
-		state work >"$TRASH/state.$(basename $tool)"
-	done
-	sed -i "s/mini-git/git/g" "$TRASH/err.mini-git"
-	test_cmp "$TRASH/out.git" "$TRASH/out.mini-git" &&
-	test_cmp "$TRASH/err.git" "$TRASH/err.mini-git" &&
-	test_cmp "$TRASH/state.git" "$TRASH/state.mini-git"
-}
+. "$TEST_DIRECTORY/lib-ref-change.sh"
+# change ARGS...: "branch ARGS" with both tools on fresh copies of orig
+change() { compare_change branch "$@"; }
 
 test_expect_success 'setup' '
 	git init -q up && (cd up && test_commit one && test_commit two &&
