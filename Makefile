@@ -41,9 +41,22 @@ else ifneq ($(SANITIZE),1)
 LDFLAGS_BASE += -s
 endif
 
-CFLAGS_ALL = $(CFLAGS_BASE) -I$(B) $(CFLAGS)
+CFLAGS_ALL = $(CFLAGS_BASE) $(OPT) -I$(B) $(CFLAGS)
 LDFLAGS_ALL = $(LDFLAGS_BASE) $(LDFLAGS)
 B = .build/$(VARIANT)
+
+ifneq ($(SANITIZE)$(DEBUG),)
+else
+# A cold start reads every page of the binary that read-around brings in,
+# so code that runs once per command (start-up, options, refs, output) is
+# compiled for size; the data paths (odb/, sha1/) stay at -O2. C needs no
+# unwind tables.
+CFLAGS_BASE += -fno-asynchronous-unwind-tables
+SIZE_DIRS = lib refs remote builtin transport-helpers
+$(foreach d,$(SIZE_DIRS),$(eval $$(B)/$(d)/%.o: OPT = -Os))
+$(B)/mini-git.o: OPT = -Os
+endif
+
 
 LIB_SRC = $(sort $(wildcard lib/*.c sha1/*.c odb/*.c refs/*.c remote/*.c))
 BUILTIN_SRC = $(sort $(wildcard builtin/*.c))
