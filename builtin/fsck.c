@@ -10,6 +10,7 @@
  * printed in pack order when the pack is done, which is git's order. */
 #include "builtin/builtin.h"
 #include "lib/config.h"
+#include "lib/dir-read.h"
 #include "lib/repo.h"
 #include "lib/thread-pool.h"
 #include "odb/odb.h"
@@ -34,11 +35,12 @@
 
 enum {
 	HAS_OBJ = 1,    /* verified: type and links known */
-	SEEN = 2,       /* syntax already checked (first copy wins) */
+	SEEN = 2,       /* a copy was checked: links are known */
 	USED = 4,       /* something points at it */
 	REACHABLE = 8,
 	IN_PACK = 16,
 	IN_LOOSE = 32,
+	CREATED = 64,   /* in git's object table though none of the above says so */
 };
 
 /* A link: table index in the low 28 bits, type in bits 28-30, bit 31
@@ -74,6 +76,8 @@ static int errors_found;
 static int check_full = 1, connectivity_only, show_dangling = 1, show_unreachable;
 static int show_root, show_tags, check_strict, verbose, show_progress = -1;
 static int include_reflogs = 1, keep_cache;
+/* --verbose lines of git's object pass (none with --connectivity-only) */
+static int verbose_objs;
 static struct fsck_options fopts = FSCK_OPTIONS_INIT;
 
 static const char *const fsck_usage[] = {
@@ -651,6 +655,11 @@ static int tree_first_entry_bad(const char *buf, size_t len, const char **why)
 	return 0;
 }
 
+static void verbose_line(struct msgs *m, enum object_type type, const struct object_id *oid)
+{
+	msg_add(m, 1, "Checking %s %s", printable_type(type), oid_to_hex(oid));
+}
+
 /*
  * git's fsck_obj() on a verified object: the walk (links), the syntax
  * checks, --root and --tags lines. Returns non-zero when the syntax check
@@ -666,25 +675,45 @@ static int check_obj(struct fobj *o, enum object_type type, const char *buf, siz
 	*parse_failed = 0;
 	if (parse_refuses(type, buf, len, &o->oid, m)) {
 		*parse_failed = 1;
+		__atomic_fetch_or(&o->flags, CREATED, __ATOMIC_RELAXED);
 		return 0;
 	}
+	/* Every copy is checked, as git does (it clears SEEN before each);
+	 * links are collected from the first. */
 	old = __atomic_fetch_or(&o->flags, SEEN, __ATOMIC_ACQ_REL);
-	if (old & SEEN)
-		return 0;
-	o->links = collect_links(type, buf, len);
-	if (link_type_mismatch(o, type, m, parse_failed)) {
-		o->links = NULL;
-		return 0;
+	if (!(old & SEEN)) {
+		size_t mark = m->err.len;
+		o->links = collect_links(type, buf, len);
+		if (link_type_mismatch(o, type, m, parse_failed)) {
+			__atomic_fetch_or(&o->flags, CREATED, __ATOMIC_RELAXED);
+			o->links = NULL;
+			return 0;
+		}
+		if (verbose_objs) {
+			/* git parses commits and tags before this line, trees
+			 * after (their link errors come from its walk). */
+			if (type == OBJ_TREE && m->err.len > mark) {
+				char *tail = xstrndup(m->err.buf + mark, m->err.len - mark);
+				strbuf_setlen(&m->err, mark);
+				verbose_line(m, type, &o->oid);
+				strbuf_addstr(&m->err, tail);
+				free(tail);
+			} else {
+				verbose_line(m, type, &o->oid);
+			}
+		}
+		o->type = type;
+		__atomic_store_n(&o->stage, current_stage, __ATOMIC_RELEASE);
+		__atomic_fetch_or(&o->flags, HAS_OBJ, __ATOMIC_ACQ_REL);
+		/* Tested first: a store to a byte already set would still take
+		 * the line away from the other threads' caches. */
+		for (uint32_t i = 1; i <= o->links[0]; i++)
+			if (!(o->links[i] & LINK_MISSING) &&
+			    !__atomic_load_n(&used_map[LINK_INDEX(o->links[i])], __ATOMIC_RELAXED))
+				__atomic_store_n(&used_map[LINK_INDEX(o->links[i])], 1, __ATOMIC_RELAXED);
+	} else if (verbose_objs) {
+		verbose_line(m, type, &o->oid);
 	}
-	o->type = type;
-	__atomic_store_n(&o->stage, current_stage, __ATOMIC_RELEASE);
-	__atomic_fetch_or(&o->flags, HAS_OBJ, __ATOMIC_ACQ_REL);
-	/* Tested first: a store to a byte already set would still take the
-	 * line away from the other threads' caches. */
-	for (uint32_t i = 1; i <= o->links[0]; i++)
-		if (!(o->links[i] & LINK_MISSING) &&
-		    !__atomic_load_n(&used_map[LINK_INDEX(o->links[i])], __ATOMIC_RELAXED))
-			__atomic_store_n(&used_map[LINK_INDEX(o->links[i])], 1, __ATOMIC_RELAXED);
 	if (type == OBJ_TREE && tree_first_entry_bad(buf, len, &why)) {
 		msg_add(m, 1, "error: %s", why);
 		msg_add(m, 1, "error in tree %s: broken links", oid_to_hex(&o->oid));
@@ -785,88 +814,97 @@ static void add_objdir(const char *path, int local, int depth)
 struct loose {
 	struct object_id oid;
 	char *path;
+	uint32_t dir;       /* index in dirs */
+	uint8_t cruft;      /* not an object's name: "bad sha1 file" */
 };
 static struct loose *loose;
 static size_t nr_loose, alloc_loose;
-static char **cruft;
-static size_t nr_cruft, alloc_cruft;
 
-static int cmp_str(const void *a, const void *b)
+/* The directory as git prints it: relative to the top of the work tree
+ * when the objects live under it, else to the current directory. */
+static const char *display_dir(const char *dir, struct strbuf *cwd)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	size_t n;
+	if (the_repo.worktree) {
+		n = strlen(the_repo.worktree);
+		if (!strncmp(dir, the_repo.worktree, n) && dir[n] == '/')
+			return dir + n + 1;
+		return dir;
+	}
+	if (!cwd->len && strbuf_getcwd(cwd))
+		return dir;
+	n = cwd->len;
+	if (!strncmp(dir, cwd->buf, n) && dir[n] == '/')
+		return dir + n + 1;
+	if (!strcmp(dir, cwd->buf))
+		return ".";
+	return dir;
 }
 
-/* The path as git prints it: relative to the top of the work tree when
- * the objects live under it. */
 static char *display_path(const char *dir, const char *sub, const char *name)
 {
-	const char *rel = dir;
-	if (the_repo.worktree) {
-		size_t n = strlen(the_repo.worktree);
-		if (!strncmp(dir, the_repo.worktree, n) && dir[n] == '/')
-			rel = dir + n + 1;
-	} else {
-		struct strbuf cwd = STRBUF_INIT;
-		if (!strbuf_getcwd(&cwd)) {
-			size_t n = cwd.len;
-			if (!strncmp(dir, cwd.buf, n) && dir[n] == '/')
-				rel = dir + n + 1;
-			else if (!strcmp(dir, cwd.buf))
-				rel = ".";
-		}
-		strbuf_release(&cwd);
-	}
-	return sub ? xstrfmt("%s/%s/%s", rel, sub, name) : xstrfmt("%s/%s", rel, name);
+	struct strbuf cwd = STRBUF_INIT;
+	const char *rel = display_dir(dir, &cwd);
+	char *r = sub ? xstrfmt("%s/%s/%s", rel, sub, name) : xstrfmt("%s/%s", rel, name);
+	strbuf_release(&cwd);
+	return r;
 }
 
-static void scan_loose(const char *dir)
-{
+struct scan_ctx {
+	const char *rel;
 	char sub[3];
-	for (int i = 0; i < 256; i++) {
-		struct strbuf path = STRBUF_INIT;
-		DIR *d;
-		struct dirent *de;
-		char **names = NULL;
-		size_t nr = 0, alloc = 0;
+	uint32_t dir;
+};
 
-		snprintf(sub, sizeof(sub), "%02x", i);
-		strbuf_addf(&path, "%s/%s", dir, sub);
-		d = opendir(path.buf);
-		strbuf_release(&path);
-		if (!d)
-			continue;
-		while ((de = readdir(d))) {
-			if (de->d_name[0] == '.' && (!de->d_name[1] || (de->d_name[1] == '.' && !de->d_name[2])))
-				continue;
-			ALLOC_GROW(names, nr + 1, alloc);
-			names[nr++] = xstrdup(de->d_name);
-		}
-		closedir(d);
-		QSORT(names, nr, cmp_str);
-		for (size_t k = 0; k < nr; k++) {
-			char hex[HEX_SZ + 1];
-			struct object_id oid;
-			size_t l = strlen(names[k]);
-			memcpy(hex, sub, 2);
-			if (l == HEX_SZ - 2) {
-				memcpy(hex + 2, names[k], HEX_SZ - 2);
-				hex[HEX_SZ] = '\0';
-			}
-			if (l == HEX_SZ - 2 && !get_oid_hex(hex, &oid) &&
-			    strspn(names[k], "0123456789abcdef") == l) {
-				ALLOC_GROW(loose, nr_loose + 1, alloc_loose);
-				oidcpy(&loose[nr_loose].oid, &oid);
-				loose[nr_loose].path = display_path(dir, sub, names[k]);
-				nr_loose++;
-				add_id(oid.hash, IN_LOOSE);
-			} else if (!starts_with(names[k], "tmp_obj_")) {
-				ALLOC_GROW(cruft, nr_cruft + 1, alloc_cruft);
-				cruft[nr_cruft++] = display_path(dir, sub, names[k]);
-			}
-			free(names[k]);
-		}
-		free(names);
+/* One subdirectory entry, in the kernel's order as git takes them. */
+static int scan_loose_entry(const char *name, unsigned type UNUSED, void *data)
+{
+	struct scan_ctx *sc = data;
+	struct loose *lo;
+	char hex[HEX_SZ + 1];
+	size_t l = strlen(name);
+	int is_obj = 0;
+
+	if (l == HEX_SZ - 2 && strspn(name, "0123456789abcdef") == l) {
+		memcpy(hex, sc->sub, 2);
+		memcpy(hex + 2, name, HEX_SZ - 2);
+		hex[HEX_SZ] = '\0';
+		is_obj = 1;
+	} else if (starts_with(name, "tmp_obj_")) {
+		return 0;
 	}
+	ALLOC_GROW(loose, nr_loose + 1, alloc_loose);
+	lo = &loose[nr_loose++];
+	memset(lo, 0, sizeof(*lo));
+	lo->path = xstrfmt("%s/%s/%s", sc->rel, sc->sub, name);
+	lo->dir = sc->dir;
+	lo->cruft = !is_obj;
+	if (is_obj) {
+		get_oid_hex(hex, &lo->oid);
+		add_id(lo->oid.hash, IN_LOOSE);
+	}
+	return 0;
+}
+
+static void scan_loose(uint32_t dir_nr)
+{
+	const char *dir = dirs[dir_nr].path;
+	struct strbuf cwd = STRBUF_INIT, path = STRBUF_INIT;
+	struct scan_ctx sc;
+	size_t base;
+
+	sc.rel = display_dir(dir, &cwd);
+	sc.dir = dir_nr;
+	strbuf_addf(&path, "%s/", dir);
+	base = path.len;
+	for (int i = 0; i < 256; i++) {
+		snprintf(sc.sub, sizeof(sc.sub), "%02x", i);
+		strbuf_setlen(&path, base);
+		strbuf_add(&path, sc.sub, 2);
+		dir_read(path.buf, scan_loose_entry, &sc);
+	}
+	strbuf_release(&path);
+	strbuf_release(&cwd);
 }
 
 static const char *zerr(int st)
@@ -991,9 +1029,13 @@ out:
 	return ret;
 }
 
-static void verify_loose(void)
+/* git's fsck_object_dir(): one object directory's files in the order the
+ * kernel lists them; loose[] holds the directories one after another. */
+static size_t verify_loose(size_t i, uint32_t dir_nr)
 {
-	for (size_t i = 0; i < nr_loose; i++) {
+	if (verbose_objs)
+		fprintf(stderr, "Checking object directory\n");
+	for (; i < nr_loose && loose[i].dir == dir_nr; i++) {
 		struct msgs m = { STRBUF_INIT, STRBUF_INIT };
 		enum object_type type = OBJ_NONE;
 		char *contents, *bad_type;
@@ -1001,6 +1043,11 @@ static void verify_loose(void)
 		struct object_id real;
 		int r, parse_failed;
 
+		if (loose[i].cruft) {
+			if (!connectivity_only)
+				fprintf(stderr, "bad sha1 file: %s\n", loose[i].path);
+			continue;
+		}
 		oidclr(&real);
 		r = read_loose(&loose[i], &m, &type, &contents, &size, &real, &bad_type);
 		if (r == -2) {
@@ -1031,6 +1078,7 @@ static void verify_loose(void)
 		free(contents);
 		msg_flush(&m);
 	}
+	return i;
 }
 
 /* ---- packs ---- */
@@ -1639,6 +1687,55 @@ static int is_branch(const char *name)
 	return starts_with(name, "refs/heads/");
 }
 
+/* Ids git holds that the table does not (for --verbose's count). */
+static struct object_id *extra_ids;
+static size_t nr_extra, alloc_extra;
+
+static void mark_created(const struct object_id *oid)
+{
+	struct fobj *o = find_obj(oid);
+	if (o) {
+		o->flags |= CREATED;
+		return;
+	}
+	for (size_t i = 0; i < nr_virtual; i++)
+		if (oideq(&virt[i].oid, oid))
+			return;
+	for (size_t i = 0; i < nr_extra; i++)
+		if (oideq(&extra_ids[i], oid))
+			return;
+	ALLOC_GROW(extra_ids, nr_extra + 1, alloc_extra);
+	oidcpy(&extra_ids[nr_extra++], oid);
+}
+
+/* --no-full: git parses a packed ref target, which puts a commit's tree
+ * and parents or a tag's target in its object table. */
+static void created_by_parse(const struct object_id *oid)
+{
+	enum object_type t;
+	size_t sz;
+	char *buf = odb_read_object_gently(oid, &t, &sz);
+	const char *p, *end;
+	struct object_id x;
+
+	if (!buf)
+		return;
+	p = buf;
+	end = buf + sz;
+	if (t == OBJ_COMMIT && sz > 5 + HEX_SZ && !memcmp(p, "tree ", 5) && !get_oid_hex(p + 5, &x)) {
+		mark_created(&x);
+		p += 5 + HEX_SZ + 1;
+		while (end - p > 7 + HEX_SZ && !memcmp(p, "parent ", 7) && !get_oid_hex(p + 7, &x)) {
+			mark_created(&x);
+			p += 7 + HEX_SZ + 1;
+		}
+	} else if (t == OBJ_TAG && sz > 7 + HEX_SZ && !memcmp(p, "object ", 7) &&
+		   !get_oid_hex(p + 7, &x)) {
+		mark_created(&x);
+	}
+	free(buf);
+}
+
 static void handle_ref(const char *name, const struct object_id *oid)
 {
 	struct fobj *o = find_obj(oid);
@@ -1655,6 +1752,8 @@ static void handle_ref(const char *name, const struct object_id *oid)
 				errors_found |= ERROR_REFS;
 			}
 			default_refs++;
+			if (verbose && !(o->flags & REACHABLE))
+				created_by_parse(oid);
 			o->flags |= USED | REACHABLE;
 			return;
 		}
@@ -1707,6 +1806,11 @@ static int reflog_ent_cb(const struct object_id *old_oid, const struct object_id
 			 const char *ident UNUSED, uint64_t when UNUSED, int tz UNUSED,
 			 const char *msg UNUSED, void *data)
 {
+	if (verbose) {
+		char a[HEX_SZ + 1], b[HEX_SZ + 1];
+		fprintf(stderr, "Checking reflog %s->%s\n", oid_to_hex_r(a, old_oid),
+			oid_to_hex_r(b, new_oid));
+	}
 	reflog_oid(data, old_oid);
 	reflog_oid(data, new_oid);
 	return 0;
@@ -1754,8 +1858,17 @@ static void head_link(void)
 
 /* Index entries (v2, v3, v4) are roots too: their ids are read before
  * the missing list is closed, since an index may name missing blobs. */
-static uint32_t *idx_links, *ct_links;
-static size_t nr_idx_links, alloc_idx_links, nr_ct_links, alloc_ct_links;
+static uint32_t *idx_links;
+static size_t nr_idx_links, alloc_idx_links;
+/* Cache tree nodes in the extension's order (pre-order). */
+struct ct_node {
+	uint32_t link;      /* valid only when entries >= 0 */
+	long entries;       /* -1: invalidated, no id */
+	long subtrees;
+};
+static struct ct_node *ct;
+static size_t nr_ct, alloc_ct;
+static int have_cache_tree;
 
 static void index_read(void)
 {
@@ -1849,22 +1962,28 @@ static void index_read(void)
 				if (!nul)
 					break;
 				q = (const char *)nul + 1;
+				long sub;
 				cnt = strtol(q, &e1, 10);
 				if (e1 == q || *e1 != ' ')
 					break;
-				strtol(e1 + 1, &e2, 10);
-				if ((const unsigned char *)e2 >= dend || *e2 != '\n')
+				sub = strtol(e1 + 1, &e2, 10);
+				if ((const unsigned char *)e2 >= dend || *e2 != '\n' || sub < 0)
 					break;
 				d = (const unsigned char *)e2 + 1;
+				ALLOC_GROW(ct, nr_ct + 1, alloc_ct);
+				ct[nr_ct].entries = cnt;
+				ct[nr_ct].subtrees = sub;
+				ct[nr_ct].link = 0;
 				if (cnt >= 0) {
 					struct object_id oid;
 					if (dend - d < RAW_SZ)
 						break;
 					memcpy(oid.hash, d, RAW_SZ);
 					d += RAW_SZ;
-					ALLOC_GROW(ct_links, nr_ct_links + 1, alloc_ct_links);
-					ct_links[nr_ct_links++] = link_to(&oid, OBJ_TREE);
+					ct[nr_ct].link = link_to(&oid, OBJ_TREE);
 				}
+				nr_ct++;
+				have_cache_tree = 1;
 			}
 		}
 		p = dend;
@@ -1874,9 +1993,37 @@ out:
 	strbuf_release(&sb);
 }
 
+/* Is the object in git's object table by now? */
+static int in_git_table(const struct fobj *o)
+{
+	if (o < objs || o >= objs + nr_objs)
+		return 1;
+	return (o->flags & (HAS_OBJ | USED | REACHABLE | CREATED)) || used_map[o - objs];
+}
+
+/* git prints the size of its object hash table: a power of two, at least
+ * 32, doubled whenever it would become half full. */
+static void verbose_connectivity(void)
+{
+	size_t n = nr_virtual + nr_extra;
+	uint64_t size = 0;
+
+	for (size_t i = 0; i < nr_objs; i++)
+		n += in_git_table(&objs[i]);
+	for (size_t k = 0; k < n; k++)
+		if (size == 0 || size - 1 <= 2 * k)
+			size = size < 32 ? 32 : 2 * size;
+	fprintf(stderr, "Checking connectivity (%" PRIu64 " objects)\n", size);
+	/* git's table order is its hashing's: print the extras first. */
+	for (size_t i = 0; i < nr_extra; i++)
+		fprintf(stderr, "Checking %s\n", oid_to_hex(&extra_ids[i]));
+}
+
 static void check_connectivity(void)
 {
 	traverse();
+	if (verbose)
+		verbose_connectivity();
 	/* Both lists are sorted by id; print in one merged order. */
 	{
 		size_t i = 0, j = 0;
@@ -1886,7 +2033,7 @@ static void check_connectivity(void)
 				o = &objs[i++];
 			else
 				o = &virt[j++];
-			if (verbose)
+			if (verbose && in_git_table(o))
 				fprintf(stderr, "Checking %s\n", oid_to_hex(&o->oid));
 			if (o->flags & REACHABLE) {
 				if (o->flags & HAS_OBJ)
@@ -1910,6 +2057,53 @@ static void check_connectivity(void)
 	}
 }
 
+/* Paths are shorter than this many levels; a deeper tree is hostile. */
+#define CT_MAX_DEPTH 4096
+
+static void cache_tree_skip(size_t *i, int depth)
+{
+	long sub = ct[(*i)++].subtrees;
+	for (long k = 0; k < sub && *i < nr_ct && depth < CT_MAX_DEPTH; k++)
+		cache_tree_skip(i, depth + 1);
+}
+
+/* git's fsck_cache_tree(): a node whose tree cannot be read ends the
+ * visit of its subtrees. Returns with *i past the node's subtrees. */
+static void cache_tree_node(size_t *i, int depth)
+{
+	const struct ct_node *n;
+	int skip = 0;
+
+	if (*i >= nr_ct)
+		return;
+	if (verbose)
+		fprintf(stderr, "Checking cache tree\n");
+	n = &ct[(*i)++];
+	if (n->entries >= 0) {
+		struct fobj *o = link_target(n->link);
+		if (!(o->flags & HAS_OBJ) && !(check_full == 0 && (o->flags & IN_PACK))) {
+			reread_broken(o);
+			error("%s: invalid sha1 pointer in cache-tree", oid_to_hex(&o->oid));
+			errors_found |= ERROR_REFS;
+			skip = 1;
+		} else {
+			o->flags |= USED;
+			mark_reachable(o);
+			if (o->type != OBJ_TREE && (o->flags & HAS_OBJ)) {
+				fprintf(stderr, "error in %s %s: non-tree in cache-tree\n",
+					printable_type(o->type), oid_to_hex(&o->oid));
+				errors_found |= ERROR_OBJECT;
+			}
+		}
+	}
+	for (long k = 0; k < n->subtrees && *i < nr_ct && depth < CT_MAX_DEPTH; k++) {
+		if (skip)
+			cache_tree_skip(i, depth + 1);
+		else
+			cache_tree_node(i, depth + 1);
+	}
+}
+
 static void index_roots(void)
 {
 	for (size_t i = 0; i < nr_idx_links; i++) {
@@ -1919,21 +2113,9 @@ static void index_roots(void)
 			o->type = OBJ_BLOB;
 		mark_reachable(o);
 	}
-	for (size_t i = 0; i < nr_ct_links; i++) {
-		struct fobj *o = link_target(ct_links[i]);
-		if (!(o->flags & HAS_OBJ) && !(check_full == 0 && (o->flags & IN_PACK))) {
-			reread_broken(o);
-			error("%s: invalid sha1 pointer in cache-tree", oid_to_hex(&o->oid));
-			errors_found |= ERROR_REFS;
-			continue;
-		}
-		o->flags |= USED;
-		mark_reachable(o);
-		if (o->type != OBJ_TREE && (o->flags & HAS_OBJ)) {
-			fprintf(stderr, "error in %s %s: non-tree in cache-tree\n",
-				printable_type(o->type), oid_to_hex(&o->oid));
-			errors_found |= ERROR_OBJECT;
-		}
+	if (have_cache_tree) {
+		size_t i = 0;
+		cache_tree_node(&i, 0);
 	}
 }
 
@@ -2000,7 +2182,7 @@ int cmd_fsck(int argc, const char **argv)
 
 	add_objdir(odb_objdir(), 1, 0);
 	for (size_t i = 0; i < nr_dirs; i++) {
-		scan_loose(dirs[i].path);
+		scan_loose((uint32_t)i);
 		end_run();
 		scan_packs(dirs[i].path, dirs[i].local);
 	}
@@ -2020,14 +2202,17 @@ int cmd_fsck(int argc, const char **argv)
 		show_root = 0;  /* git finds roots while checking objects */
 		check_full = 1;
 	}
+	verbose_objs = verbose && !connectivity_only;
 	{
-		for (size_t i = 0; i < nr_cruft; i++)
-			fprintf(stderr, "bad sha1 file: %s\n", cruft[i]);
+		size_t next = 0;
 		sequential_pass = 1;
-		verify_loose();
+		for (size_t i = 0; i < nr_dirs; i++) {
+			next = verify_loose(next, (uint32_t)i);
+			/* git's meter never sees the subdirectories: the end only. */
+			progress_line("Checking object directories", 256, 256, 0);
+			progress_line("Checking object directories", 256, 256, 1);
+		}
 		sequential_pass = 0;
-		progress_line("Checking object directories", 256, 256, 0);
-		progress_line("Checking object directories", 256, 256, 1);
 		verified_before = nr_loose > 0;
 		if (check_full) {
 			size_t total = 0;
