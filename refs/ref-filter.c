@@ -5,6 +5,7 @@
 #include "refs/ref-object.h"
 #include "lib/config.h"
 #include "lib/repo.h"
+#include "lib/worktree.h"
 #include "odb/oid-name.h"
 #include "odb/object.h"
 #include "odb/odb.h"
@@ -645,8 +646,19 @@ static void append_value(struct strbuf *out, struct ref_item *it, const struct a
 		if (it->symref)
 			format_name(out, it->symref, a);
 		return;
-	case A_WORKTREEPATH:
+	case A_WORKTREEPATH: {
+		/* the last work tree on the branch wins, as in git's map */
+		struct worktree **wt = worktrees_get();
+		size_t n = 0;
+		while (wt[n])
+			n++;
+		while (n-- > 0)
+			if (wt[n]->head_ref && !strcmp(wt[n]->head_ref, it->refname)) {
+				strbuf_addstr(out, worktree_path(wt[n]));
+				break;
+			}
 		return;
+	}
 	case A_COLOR:
 		ref_object_color(out, a->arg);
 		return;

@@ -1,0 +1,43 @@
+/* worktree.h: the main work tree and the linked ones (git worktree add),
+ * as git lists them: the main one first, then each
+ * $GIT_COMMON_DIR/worktrees/<id>/ in directory order. */
+#ifndef LIB_WORKTREE_H
+#define LIB_WORKTREE_H
+
+#include "lib/hex.h"
+
+struct worktree {
+	char *id;            /* NULL for the main work tree */
+	char *gitdir;        /* its git dir: the common dir, or worktrees/<id> */
+	char *path;          /* use worktree_path(): the main one's is found lazily */
+	char *head_ref;      /* HEAD's target when HEAD is a symref (maybe unborn) */
+	struct object_id head_oid; /* HEAD's value when detached */
+	int is_detached;
+	int is_current;      /* the work tree this process runs in */
+};
+
+/*
+ * Every work tree, NULL-terminated; read once per process. A repository
+ * without linked work trees costs one failed open() of worktrees/, as in
+ * git; a linked one whose gitdir file cannot be read is left out, as git
+ * leaves it out. HEAD is read from its file (a symref chain beyond HEAD's
+ * target is not followed).
+ */
+struct worktree **worktrees_get(void);
+/* Drop the list (after this process rewrote a HEAD). */
+void worktrees_forget(void);
+/* Absolute path, as git prints it: the main one's is the real path of the
+ * common dir without "/.git". */
+const char *worktree_path(struct worktree *wt);
+/* A main work tree of a bare repository (core.bare, or no work tree). */
+int worktree_is_bare(const struct worktree *wt);
+/* The branch ("x" of refs/heads/x) a rebase in that work tree works on,
+ * or that a bisect started from; NULL if none. Free the result. */
+char *worktree_rebase_branch(const struct worktree *wt);
+char *worktree_bisect_branch(const struct worktree *wt);
+/* Refs an interactive rebase there will update (rebase-merge/update-refs);
+ * calls fn for each until it returns non-zero. */
+int worktree_for_each_update_ref(const struct worktree *wt,
+				 int (*fn)(const char *refname, void *data), void *data);
+
+#endif
