@@ -88,6 +88,15 @@ static const char *const fsck_usage[] = {
 	NULL
 };
 
+/* oid_to_hex() with rotating buffers per thread: messages are formatted
+ * on the pool's threads. */
+static const char *thex(const struct object_id *oid)
+{
+	static __thread char buf[4][HEX_SZ + 1];
+	static __thread unsigned n;
+	return oid_to_hex_r(buf[n++ & 3], oid);
+}
+
 static int cmp_fobj(const void *a, const void *b)
 {
 	return oidcmp(&((const struct fobj *)a)->oid, &((const struct fobj *)b)->oid);
@@ -460,8 +469,9 @@ static void report_cb(void *data, const struct object_id *oid, enum object_type 
 		      enum fsck_msg_type sev, const char *msg)
 {
 	struct msgs *m = data;
+	char hex[HEX_SZ + 1];
 	msg_add(m, 1, "%s in %s %s: %s", sev == FSCK_ERROR ? "error" : "warning",
-		printable_type(type), oid_to_hex(oid), msg);
+		printable_type(type), oid_to_hex_r(hex, oid), msg);
 }
 
 /*
@@ -477,17 +487,17 @@ static int parse_refuses(enum object_type type, const char *buf, size_t len,
 
 	if (type == OBJ_COMMIT) {
 		if (len <= 5 + HEX_SZ + 1 || memcmp(p, "tree ", 5) || p[5 + HEX_SZ] != '\n') {
-			msg_add(m, 1, "error: bogus commit object %s", oid_to_hex(oid));
+			msg_add(m, 1, "error: bogus commit object %s", thex(oid));
 			return 1;
 		}
 		if (get_oid_hex(p + 5, &x)) {
-			msg_add(m, 1, "error: bad tree pointer in commit %s", oid_to_hex(oid));
+			msg_add(m, 1, "error: bad tree pointer in commit %s", thex(oid));
 			return 1;
 		}
 		p += 5 + HEX_SZ + 1;
 		while (p + 7 + HEX_SZ < end && !memcmp(p, "parent ", 7)) {
 			if (end <= p + 7 + HEX_SZ + 1 || get_oid_hex(p + 7, &x) || p[7 + HEX_SZ] != '\n') {
-				msg_add(m, 1, "error: bad parents in commit %s", oid_to_hex(oid));
+				msg_add(m, 1, "error: bad parents in commit %s", thex(oid));
 				return 1;
 			}
 			p += 7 + HEX_SZ + 1;
@@ -506,7 +516,7 @@ static int parse_refuses(enum object_type type, const char *buf, size_t len,
 			return 1;
 		if (type_from_string(p, nl - p) <= 0) {
 			msg_add(m, 1, "error: unknown tag type '%.*s' in %s", (int)(nl - p), p,
-				oid_to_hex(oid));
+				thex(oid));
 			return 1;
 		}
 		p = nl + 1;
@@ -603,14 +613,14 @@ static int link_type_mismatch(struct fobj *o, enum object_type type, struct msgs
 		if (st == NO_STAGE || (st >= current_stage && !sequential_pass) ||
 		    t->type == LINK_TYPE(l))
 			continue;
-		msg_add(m, 1, "error: object %s is a %s, not a %s", oid_to_hex(&t->oid),
+		msg_add(m, 1, "error: object %s is a %s, not a %s", thex(&t->oid),
 			printable_type(t->type), printable_type(LINK_TYPE(l)));
 		if (type == OBJ_TAG) {
-			msg_add(m, 1, "error: bad tag pointer to %s in %s", oid_to_hex(&t->oid),
-				oid_to_hex(&o->oid));
+			msg_add(m, 1, "error: bad tag pointer to %s in %s", thex(&t->oid),
+				thex(&o->oid));
 		} else if (type == OBJ_COMMIT) {
 			msg_add(m, 1, i == 1 ? "error: bad tree pointer %s in commit %s" :
-				"error: bad parent %s in commit %s", oid_to_hex(&t->oid), oid_to_hex(&o->oid));
+				"error: bad parent %s in commit %s", thex(&t->oid), thex(&o->oid));
 		} else {
 			bad_tree_links = 1;
 			continue;
@@ -620,7 +630,7 @@ static int link_type_mismatch(struct fobj *o, enum object_type type, struct msgs
 		return 1;
 	}
 	if (bad_tree_links) {
-		msg_add(m, 1, "error in tree %s: broken links", oid_to_hex(&o->oid));
+		msg_add(m, 1, "error in tree %s: broken links", thex(&o->oid));
 		__atomic_fetch_or(&errors_found, ERROR_OBJECT, __ATOMIC_RELAXED);
 	}
 	return 0;
@@ -657,7 +667,9 @@ static int tree_first_entry_bad(const char *buf, size_t len, const char **why)
 
 static void verbose_line(struct msgs *m, enum object_type type, const struct object_id *oid)
 {
-	msg_add(m, 1, "Checking %s %s", printable_type(type), oid_to_hex(oid));
+	char hex[HEX_SZ + 1];
+	/* thex()'s rotating buffers are not the threads' to share. */
+	msg_add(m, 1, "Checking %s %s", printable_type(type), oid_to_hex_r(hex, oid));
 }
 
 /*
@@ -716,7 +728,7 @@ static int check_obj(struct fobj *o, enum object_type type, const char *buf, siz
 	}
 	if (type == OBJ_TREE && tree_first_entry_bad(buf, len, &why)) {
 		msg_add(m, 1, "error: %s", why);
-		msg_add(m, 1, "error in tree %s: broken links", oid_to_hex(&o->oid));
+		msg_add(m, 1, "error in tree %s: broken links", thex(&o->oid));
 		__atomic_fetch_or(&errors_found, ERROR_OBJECT, __ATOMIC_RELAXED);
 	}
 	{
@@ -737,7 +749,7 @@ static int check_obj(struct fobj *o, enum object_type type, const char *buf, siz
 	if (type == OBJ_COMMIT && show_root) {
 		const char *p = buf + 5 + HEX_SZ + 1;
 		if (!(p + 7 < buf + len && !memcmp(p, "parent ", 7)))
-			msg_add(m, 0, "root %s", oid_to_hex(&o->oid));
+			msg_add(m, 0, "root %s", thex(&o->oid));
 	}
 	if (type == OBJ_TAG && show_tags) {
 		struct object_id x;
@@ -745,8 +757,8 @@ static int check_obj(struct fobj *o, enum object_type type, const char *buf, siz
 		const char *nl = memchr(p, '\n', buf + len - p);
 		const char *tag = nl + 1 + 4, *tnl = memchr(tag, '\n', buf + len - tag);
 		get_oid_hex(buf + 7, &x);
-		msg_add(m, 0, "tagged %.*s %s (%.*s) in %s", (int)(nl - p), p, oid_to_hex(&x),
-			(int)(tnl - tag), tag, oid_to_hex(&o->oid));
+		msg_add(m, 0, "tagged %.*s %s (%.*s) in %s", (int)(nl - p), p, thex(&x),
+			(int)(tnl - tag), tag, thex(&o->oid));
 	}
 	return 0;
 }
@@ -990,7 +1002,7 @@ static int read_loose(const struct loose *lo, struct msgs *m, enum object_type *
 		goto out;
 	}
 	if (sz > (uint64_t)s.st_size * 1040 + 64) {
-		msg_add(m, 1, "error: corrupt loose object '%s'", oid_to_hex(&lo->oid));
+		msg_add(m, 1, "error: corrupt loose object '%s'", thex(&lo->oid));
 		msg_add(m, 1, "error: unable to unpack contents of %s", lo->path);
 		goto out;
 	}
@@ -1008,9 +1020,9 @@ static int read_loose(const struct loose *lo, struct msgs *m, enum object_type *
 			st = g_inflate(&z, Z_FINISH, m);
 		if (!(st == Z_STREAM_END && !z.avail_in)) {
 			if (st < 0)
-				msg_add(m, 1, "error: corrupt loose object '%s'", oid_to_hex(&lo->oid));
+				msg_add(m, 1, "error: corrupt loose object '%s'", thex(&lo->oid));
 			else if (z.avail_in)
-				msg_add(m, 1, "error: garbage at end of loose object '%s'", oid_to_hex(&lo->oid));
+				msg_add(m, 1, "error: garbage at end of loose object '%s'", thex(&lo->oid));
 			msg_add(m, 1, "error: unable to unpack contents of %s", lo->path);
 			free(buf);
 			goto out;
@@ -1052,15 +1064,15 @@ static size_t verify_loose(size_t i, uint32_t dir_nr)
 		r = read_loose(&loose[i], &m, &type, &contents, &size, &real, &bad_type);
 		if (r == -2) {
 			msg_add(&m, 1, "error: %s: object is of unknown type '%s': %s",
-				oid_to_hex(&real), bad_type, loose[i].path);
+				thex(&real), bad_type, loose[i].path);
 			free(bad_type);
 		} else if (r < 0) {
 			if (contents && !oideq(&real, &loose[i].oid))
 				msg_add(&m, 1, "error: %s: hash-path mismatch, found at: %s",
-					oid_to_hex(&real), loose[i].path);
+					thex(&real), loose[i].path);
 			else
 				msg_add(&m, 1, "error: %s: object corrupt or missing: %s",
-					oid_to_hex(&loose[i].oid), loose[i].path);
+					thex(&loose[i].oid), loose[i].path);
 		}
 		if (r < 0) {
 			errors_found |= ERROR_OBJECT;
@@ -1073,7 +1085,7 @@ static size_t verify_loose(size_t i, uint32_t dir_nr)
 		if (parse_failed) {
 			errors_found |= ERROR_OBJECT;
 			msg_add(&m, 1, "error: %s: object could not be parsed: %s",
-				oid_to_hex(&loose[i].oid), loose[i].path);
+				thex(&loose[i].oid), loose[i].path);
 		}
 		free(contents);
 		msg_flush(&m);
@@ -1099,6 +1111,7 @@ struct fpack {
 	char *name;       /* the .pack path as git prints it */
 	int local;
 	int64_t mtime;
+	size_t seq;       /* order found in: git lists the later first */
 	int usable;
 	uint32_t *pos_map;  /* index position -> table index */
 };
@@ -1148,6 +1161,7 @@ static void scan_packs(const char *dir, int local)
 		}
 		f->local = local;
 		f->mtime = s.st_mtime;
+		f->seq = nr_packs;
 		strbuf_release(&idx);
 		strbuf_release(&pk);
 	}
@@ -1155,7 +1169,9 @@ static void scan_packs(const char *dir, int local)
 	strbuf_release(&path);
 }
 
-/* git's order: local packs first, then the youngest first. */
+/* git's order: local packs first, then the youngest first (mtime in
+ * seconds); git prepends each pack to its list as the directory listing
+ * finds it and sorts stably, so among equals the last found comes first. */
 static int cmp_pack(const void *a, const void *b)
 {
 	const struct fpack *x = a, *y = b;
@@ -1163,7 +1179,7 @@ static int cmp_pack(const void *a, const void *b)
 		return y->local - x->local;
 	if (x->mtime != y->mtime)
 		return x->mtime < y->mtime ? 1 : -1;
-	return strcmp(x->name, y->name);
+	return x->seq < y->seq ? 1 : x->seq > y->seq ? -1 : 0;
 }
 
 struct pack_ctx {
@@ -1198,7 +1214,7 @@ static void crc_check(struct pack_ctx *c, uint32_t nr, uint32_t pos, uint32_t cr
 	*mp = entry_msgs(c, nr);
 	memcpy(id.hash, pack_idx_id(idx, pos), RAW_SZ);
 	msg_add(*mp, 1, "error: index CRC mismatch for object %s from %s at offset %" PRIu64,
-		oid_to_hex(&id), c->f->name, offset);
+		thex(&id), c->f->name, offset);
 	c->err = 1;
 }
 
@@ -1213,14 +1229,14 @@ static void pack_object_cb(const struct pack_walk_object *o, void *data)
 	if (!oideq(&self->oid, &o->oid)) {
 		if (!m)
 			m = entry_msgs(c, o->nr);
-		msg_add(m, 1, "error: packed %s from %s is corrupt", oid_to_hex(&self->oid),
+		msg_add(m, 1, "error: packed %s from %s is corrupt", thex(&self->oid),
 			c->f->name);
 		c->err = 1;
 		return;
 	}
 	r = check_obj(self, o->type, o->data, o->size, &local, &parse_failed);
 	if (parse_failed) {
-		msg_add(&local, 1, "error: %s: object corrupt or missing", oid_to_hex(&o->oid));
+		msg_add(&local, 1, "error: %s: object corrupt or missing", thex(&o->oid));
 		__atomic_fetch_or(&errors_found, ERROR_OBJECT, __ATOMIC_RELAXED);
 		r = 1;
 	}
@@ -1279,7 +1295,7 @@ static void pack_error_cb(const struct pack_walk_error *e, void *data)
 		nr_bad_packed++;
 	}
 	msg_add(m, 1, "error: cannot unpack %s from %s at offset %" PRIu64,
-		oid_to_hex(&id), c->f->name, e->offset);
+		thex(&id), c->f->name, e->offset);
 }
 
 static int idx_checksum_ok(const struct pack_idx *idx)
@@ -1542,7 +1558,7 @@ static void reread_broken(struct fobj *o)
 				fflush(stdout);
 				if (bad_packed[i].detail)
 					error("inflate: data stream error (%s)", bad_packed[i].detail);
-				die("packed object %s (stored in %s) is corrupt", oid_to_hex(&o->oid),
+				die("packed object %s (stored in %s) is corrupt", thex(&o->oid),
 				    bad_packed[i].pack);
 			}
 		return;
@@ -1641,8 +1657,8 @@ static void traverse(void)
 				reread_broken(t);
 			if (!(t->flags & HAS_OBJ) && !(t->flags & (IN_LOOSE | IN_PACK))) {
 				printf("broken link from %7s %s\n              to %7s %s\n",
-				       printable_type(p->type), oid_to_hex(&p->oid),
-				       printable_type(t->type), oid_to_hex(&t->oid));
+				       printable_type(p->type), thex(&p->oid),
+				       printable_type(t->type), thex(&t->oid));
 				errors_found |= ERROR_REACHABLE;
 			}
 			mark_reachable(t);
@@ -1761,7 +1777,7 @@ static void handle_ref(const char *name, const struct object_id *oid)
 	if (o && !(o->flags & HAS_OBJ))
 		reread_broken(o);
 	if (!o || !(o->flags & HAS_OBJ)) {
-		error("%s: invalid sha1 pointer %s", name, oid_to_hex(oid));
+		error("%s: invalid sha1 pointer %s", name, thex(oid));
 		errors_found |= ERROR_REACHABLE;
 		return;
 	}
@@ -1779,7 +1795,7 @@ static int fsck_ref_cb(const struct ref_entry *ref, void *data UNUSED)
 	if (ref->flags & REF_ISSYMREF && is_null_oid(&ref->oid))
 		return 0;
 	if (ref->flags & REF_ISBROKEN && is_null_oid(&ref->oid)) {
-		error("%s: invalid sha1 pointer %s", ref->name, oid_to_hex(&ref->oid));
+		error("%s: invalid sha1 pointer %s", ref->name, thex(&ref->oid));
 		errors_found |= ERROR_REACHABLE;
 		return 0;
 	}
@@ -1797,7 +1813,7 @@ static void reflog_oid(const char *name, const struct object_id *oid)
 		o->flags |= USED;
 		mark_reachable(o);
 	} else {
-		error("%s: invalid reflog entry %s", name, oid_to_hex(oid));
+		error("%s: invalid reflog entry %s", name, thex(oid));
 		errors_found |= ERROR_REACHABLE;
 	}
 }
@@ -2016,7 +2032,7 @@ static void verbose_connectivity(void)
 	fprintf(stderr, "Checking connectivity (%" PRIu64 " objects)\n", size);
 	/* git's table order is its hashing's: print the extras first. */
 	for (size_t i = 0; i < nr_extra; i++)
-		fprintf(stderr, "Checking %s\n", oid_to_hex(&extra_ids[i]));
+		fprintf(stderr, "Checking %s\n", thex(&extra_ids[i]));
 }
 
 static void check_connectivity(void)
@@ -2034,25 +2050,25 @@ static void check_connectivity(void)
 			else
 				o = &virt[j++];
 			if (verbose && in_git_table(o))
-				fprintf(stderr, "Checking %s\n", oid_to_hex(&o->oid));
+				fprintf(stderr, "Checking %s\n", thex(&o->oid));
 			if (o->flags & REACHABLE) {
 				if (o->flags & HAS_OBJ)
 					continue;
 				if (o->flags & IN_PACK)
 					continue;
-				printf("missing %s %s\n", printable_type(o->type), oid_to_hex(&o->oid));
+				printf("missing %s %s\n", printable_type(o->type), thex(&o->oid));
 				errors_found |= ERROR_REACHABLE;
 				continue;
 			}
 			if (!(o->flags & HAS_OBJ))
 				continue;
 			if (show_unreachable) {
-				printf("unreachable %s %s\n", printable_type(o->type), oid_to_hex(&o->oid));
+				printf("unreachable %s %s\n", printable_type(o->type), thex(&o->oid));
 				continue;
 			}
 			if (!(o->flags & USED) && !(o >= objs && o < objs + nr_objs && used_map[o - objs]) &&
 			    show_dangling)
-				printf("dangling %s %s\n", printable_type(o->type), oid_to_hex(&o->oid));
+				printf("dangling %s %s\n", printable_type(o->type), thex(&o->oid));
 		}
 	}
 }
@@ -2083,7 +2099,7 @@ static void cache_tree_node(size_t *i, int depth)
 		struct fobj *o = link_target(n->link);
 		if (!(o->flags & HAS_OBJ) && !(check_full == 0 && (o->flags & IN_PACK))) {
 			reread_broken(o);
-			error("%s: invalid sha1 pointer in cache-tree", oid_to_hex(&o->oid));
+			error("%s: invalid sha1 pointer in cache-tree", thex(&o->oid));
 			errors_found |= ERROR_REFS;
 			skip = 1;
 		} else {
@@ -2091,7 +2107,7 @@ static void cache_tree_node(size_t *i, int depth)
 			mark_reachable(o);
 			if (o->type != OBJ_TREE && (o->flags & HAS_OBJ)) {
 				fprintf(stderr, "error in %s %s: non-tree in cache-tree\n",
-					printable_type(o->type), oid_to_hex(&o->oid));
+					printable_type(o->type), thex(&o->oid));
 				errors_found |= ERROR_OBJECT;
 			}
 		}
