@@ -159,6 +159,69 @@ static int parse_from_graph(struct commit_node *c)
 	return 0;
 }
 
+/*
+ * A walk needs a commit's parents and committer date, which come before
+ * the message and, in git's order of headers, before any signature: so
+ * only the start of the object is inflated, HEAD_BYTES of it, enough for a
+ * few parents and ordinary idents. Anything this cannot settle (the
+ * header goes on past what was read, too many parents, a header that
+ * does not parse) is left to the whole-object path below, which reads,
+ * checks and reports as before.
+ */
+#define HEAD_BYTES 512
+#define HEAD_PARENTS 8
+
+static int parse_head(struct commit_node *c)
+{
+	static unsigned char buf[HEAD_BYTES + ODB_HEAD_SLACK];
+	struct object_id parents[HEAD_PARENTS], tree;
+	enum object_type type;
+	size_t size, nr = 0;
+	ssize_t got = odb_read_object_head(&c->oid, &type, &size, buf, HEAD_BYTES);
+	const char *p = (const char *)buf, *end, *next;
+	timestamp_t date = 0;
+
+	if (got < 0 || type != OBJ_COMMIT)
+		return -1;
+	end = p + got;
+	if (end - p < 46 || memcmp(p, "tree ", 5) || p[45] != '\n' || get_oid_hex(p + 5, &tree))
+		return -1;
+	p += 46;
+	while (end - p >= 48 && !memcmp(p, "parent ", 7)) {
+		if (nr == HEAD_PARENTS || p[47] != '\n' || get_oid_hex(p + 7, &parents[nr]))
+			return -1;
+		nr++;
+		p += 48;
+	}
+	/* A parent line cut short or malformed: the whole-object path judges. */
+	if (end - p < 7 ? (size_t)got < size : !memcmp(p, "parent ", 7))
+		return -1;
+	/* As parse_commit_buffer(): the first committer line among the
+	 * headers, up to the blank line that ends them. */
+	for (;;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl && (size_t)got < size)
+			return -1;   /* the line goes on past what was read */
+		next = nl ? nl + 1 : end;
+		if (p == end || *p == '\n')
+			break;
+		if (next - p >= 10 && !memcmp(p, "committer ", 10)) {
+			struct ident id;
+			if (!parse_ident(p + 10, (size_t)((nl ? nl : end) - p - 10), &id))
+				date = id.date;
+			break;
+		}
+		p = next;
+	}
+	c->date = date;
+	c->nr_parents = (uint16_t)nr;
+	c->parents = alloc_parents(nr);
+	for (size_t i = 0; i < nr; i++)
+		c->parents[i] = commit_lookup(&parents[i]);
+	c->parsed = 1;
+	return 0;
+}
+
 int commit_parse(struct commit_node *c)
 {
 	struct commit_info ci;
@@ -170,6 +233,8 @@ int commit_parse(struct commit_node *c)
 		return c->parsed == 1 ? 0 : -1;
 	if (c->graph_pos != GRAPH_POS_NONE)
 		return parse_from_graph(c);
+	if (!parse_head(c))
+		return 0;
 	c->parsed = 2;
 	buf = odb_read_object(&c->oid, &type, &size);
 	if (!buf)

@@ -443,8 +443,13 @@ static uint32_t adler32_of(const unsigned char *p, size_t n)
  * out, which has room for INFLATE_SLACK bytes more (scratch). Returns 0,
  * or -1 when zlib should be asked instead. Every read of the input is
  * bounded by s.end (refill) and every write by cap (fast loop) or oend. */
-static int decode_stream(struct inflater *f, const unsigned char *in, size_t avail,
-			 unsigned char *out, size_t size, size_t *used)
+/* With head set (a constant: the compiler makes two functions) it stops
+ * as soon as size bytes exist, trusting nothing past them: no check of
+ * the length or the Adler-32, and a match or stored block that crosses
+ * the end is cut there. */
+static inline __attribute__((always_inline))
+int decode_stream(struct inflater *f, const unsigned char *in, size_t avail,
+		  unsigned char *out, size_t size, size_t *used, const int head)
 {
 	struct bits s;
 	unsigned char *o = out, *oend = out + size, *cap = oend + INFLATE_SLACK;
@@ -454,6 +459,8 @@ static int decode_stream(struct inflater *f, const unsigned char *in, size_t ava
 	if (avail < 6 || (in[0] & 15) != 8 || (in[0] >> 4) > 7 || (in[1] & 0x20) ||
 	    ((unsigned)in[0] << 8 | in[1]) % 31)
 		return -1;
+	if (head && !size)
+		return 0;
 	s.in = in + 2;
 	s.end = in + avail;
 	s.bb = 0;
@@ -472,6 +479,13 @@ static int decode_stream(struct inflater *f, const unsigned char *in, size_t ava
 			if (take(&s, 16, &n) || take(&s, 16, &nn) || n != (~nn & 0xffff))
 				return -1;
 			p = s.in - s.bc / 8;
+			if (head && (uint64_t)(oend - o) <= n) {
+				n = (unsigned)(oend - o);
+				if ((uint64_t)(s.end - p) < n)
+					return -1;
+				memcpy(o, p, n);
+				return 0;
+			}
 			if ((uint64_t)(s.end - p) < n || (uint64_t)(oend - o) < n)
 				return -1;
 			memcpy(o, p, n);
@@ -515,6 +529,8 @@ static int decode_stream(struct inflater *f, const unsigned char *in, size_t ava
 			s.bc -= e.len;
 			if (k == K_LIT) {
 				*o++ = (unsigned char)e.val;
+				if (head && o == oend)
+					return 0;
 				continue;
 			}
 			if (k != K_LEN) {
@@ -554,6 +570,9 @@ static int decode_stream(struct inflater *f, const unsigned char *in, size_t ava
 						*to++ = *from++;
 				}
 			}
+			/* The bytes past oend are scratch in the slack. */
+			if (head && o >= oend)
+				return 0;
 		}
 		if (o > oend)
 			return -1;
@@ -567,6 +586,8 @@ static int decode_stream(struct inflater *f, const unsigned char *in, size_t ava
 				if (o == oend)
 					return -1;
 				*o++ = (unsigned char)e.val;
+				if (head && o == oend)
+					return 0;
 				continue;
 			}
 			if (e.kx >> 5 == K_EOB)
@@ -577,6 +598,13 @@ static int decode_stream(struct inflater *f, const unsigned char *in, size_t ava
 			if (decode(&s, dist, DIST_BITS, &d) || take(&s, d.kx & 31, &x))
 				return -1;
 			dd = d.val + x;
+			if (head && dd <= (size_t)(o - out) && len >= (size_t)(oend - o)) {
+				/* Byte by byte: from may overlap the bytes written. */
+				const unsigned char *from = o - dd;
+				while (o < oend)
+					*o++ = *from++;
+				return 0;
+			}
 			if (dd > (size_t)(o - out) || len > (size_t)(oend - o))
 				return -1;
 			{
@@ -617,7 +645,14 @@ int fast_inflate(const unsigned char *in, size_t in_len, unsigned char *out,
 	 * block's codes need are ever written. */
 	struct inflater f;
 
-	return decode_stream(&f, in, in_len, out, out_len, consumed);
+	return decode_stream(&f, in, in_len, out, out_len, consumed, 0);
+}
+
+int fast_inflate_head(const unsigned char *in, size_t in_len, unsigned char *out, size_t n)
+{
+	struct inflater f;
+
+	return decode_stream(&f, in, in_len, out, n, NULL, 1);
 }
 
 int fast_inflate_disabled(void)

@@ -32,6 +32,18 @@
 int fast_inflate(const unsigned char *in, size_t in_len, unsigned char *out,
 		 size_t out_len, size_t *consumed);
 
+/*
+ * The first n bytes the zlib stream at in[0..in_len) decodes to, into out
+ * (room for n + FAST_INFLATE_SLACK bytes), for readers that need only the
+ * start of an object (a commit's parents and date). Decoding stops there:
+ * nothing after those bytes is looked at, so the stream's length and
+ * Adler-32 are not checked. Returns 0 when the stream is valid as far as
+ * it was decoded and yields at least n bytes; -1 otherwise (a stream that
+ * ends before n bytes included), when the caller should read the whole
+ * object the strict way.
+ */
+int fast_inflate_head(const unsigned char *in, size_t in_len, unsigned char *out, size_t n);
+
 /* 1 when MINI_GIT_INFLATE=zlib is set: callers skip fast_inflate().
  * Reads the environment on every call. */
 int fast_inflate_disabled(void);

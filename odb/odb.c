@@ -7,6 +7,7 @@
 #include "odb/loose.h"
 #include "lib/dir-read.h"
 #include "odb/pack.h"
+#include "odb/inflate.h"
 #include "sha1/object-hash.h"
 #include <sys/stat.h>
 
@@ -606,6 +607,27 @@ void *odb_read_object(const struct object_id *oid, enum object_type *type, size_
 int odb_read_header(const struct object_id *oid, enum object_type *type, size_t *size)
 {
 	return read_object_recent(oid, type, size, NULL, NULL) > 0 ? 0 : -1;
+}
+
+ssize_t odb_read_object_head(const struct object_id *oid, enum object_type *type,
+			     size_t *size, void *buf, size_t n)
+{
+	struct packed_git *p;
+	struct pack_entry e;
+	uint64_t off;
+
+	_Static_assert(ODB_HEAD_SLACK >= FAST_INFLATE_SLACK, "room for the decoder");
+	p = find_packed(oid, &off);
+	if (!p || off >= p->map_size - 20 || pack_entry_header(p, off, &e) < 0 ||
+	    e.type < OBJ_COMMIT || e.type > OBJ_TAG || e.size >= SIZE_MAX)
+		return -1;
+	if (n > e.size)
+		n = (size_t)e.size;
+	if (pack_inflate_head(p, &e, buf, n) < 0)
+		return -1;
+	*type = e.type;
+	*size = (size_t)e.size;
+	return (ssize_t)n;
 }
 
 int odb_has_object(const struct object_id *oid)

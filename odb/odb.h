@@ -42,6 +42,21 @@ void *odb_read_object_gently(const struct object_id *oid, enum object_type *type
  * the object does not exist. */
 int odb_read_header(const struct object_id *oid, enum object_type *type, size_t *size);
 
+/*
+ * The start of an object, for readers that need only its first bytes (a
+ * commit's parents and date, never its message). Copies the first
+ * min(n, size) bytes into buf, which has room for n + ODB_HEAD_SLACK
+ * bytes (scratch for the decoder), and returns that count, with *type
+ * and *size those of the whole object. Only whole objects in packs are
+ * read this way, without the rest of the stream being checked; -1 for
+ * anything else (loose, deltified, missing, corrupt, MINI_GIT_INFLATE=zlib),
+ * silently: the caller then reads the whole object with
+ * odb_read_object(), which checks everything and reports errors as usual.
+ */
+#define ODB_HEAD_SLACK 288
+ssize_t odb_read_object_head(const struct object_id *oid, enum object_type *type,
+			     size_t *size, void *buf, size_t n);
+
 int odb_has_object(const struct object_id *oid);
 
 /*

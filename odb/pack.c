@@ -318,6 +318,14 @@ ssize_t pack_inflate_prefix(const struct packed_git *p, const struct pack_entry 
 	return (ssize_t)got;
 }
 
+int pack_inflate_head(const struct packed_git *p, const struct pack_entry *e,
+		      unsigned char *buf, size_t n)
+{
+	if (n > e->size || !use_fast_inflate())
+		return -1;
+	return fast_inflate_head(p->map + e->offset + e->hdr_len, entry_avail(p, e), buf, n);
+}
+
 static int cmp_order(const void *a, const void *b)
 {
 	const struct pack_order *x = a, *y = b;

@@ -106,6 +106,14 @@ void *pack_inflate_entry(const struct packed_git *p, const struct pack_entry *e,
 ssize_t pack_inflate_prefix(const struct packed_git *p, const struct pack_entry *e,
 			    z_stream *zs, unsigned char *buf, size_t n);
 
+/* The first n bytes (n <= e->size) of a whole (non-delta) entry into buf,
+ * which has room for n + FAST_INFLATE_SLACK (odb/inflate.h) bytes, with
+ * the fast decoder only and without checking the rest of the stream.
+ * 0, or -1 without a message: the caller then reads the entry the strict
+ * way, which reports what is wrong. Thread-safe like the layer above. */
+int pack_inflate_head(const struct packed_git *p, const struct pack_entry *e,
+		      unsigned char *buf, size_t n);
+
 /* Entries in pack order: offsets ascending, with the index position of
  * each. A malloc'ed array of idx.nr elements. The end of entry i (for CRC
  * or length checks) is the offset of i+1, or map_size - 20 for the last. */
