@@ -198,9 +198,11 @@ int cmd_show_ref(int argc, const char **argv)
 		if (!refs_read("HEAD", &e.oid))
 			show_ref(&e, NULL);
 	}
-	/* --heads or --tags alone: only that part of refs/ is read */
+	/* --heads or --tags alone: only that part of refs/ is read. Else,
+	 * as git, packed-refs from its start: records before "refs/" are
+	 * listed too, and a dangerous name there dies. */
 	refs_for_each(heads_only && !tags_only ? "refs/heads/" :
-		      tags_only && !heads_only ? "refs/tags/" : "refs/",
+		      tags_only && !heads_only ? "refs/tags/" : "",
 		      REFS_INCLUDE_BROKEN, show_ref, NULL);
 	if (!found_match)
 		return 1;
