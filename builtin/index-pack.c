@@ -1,5 +1,6 @@
 /* index-pack.c: build a pack's .idx (version 2), from a file or stdin. */
 #include "builtin/builtin.h"
+#include "lib/progress.h"
 #include "lib/repo.h"
 #include "odb/odb.h"
 #include "remote/index-pack.h"
@@ -16,8 +17,9 @@ static NORETURN void usage_exit(void)
 	exit(129);
 }
 
-/* Copy stdin to fd, all of it. */
-static void copy_stdin(int fd, const char *path)
+/* Copy stdin to fd, all of it. *first_ns (if not NULL) gets the time the
+ * first bytes came, where git starts its "Receiving objects" clock. */
+static void copy_stdin(int fd, const char *path, uint64_t *first_ns)
 {
 	char buf[65536];
 	for (;;) {
@@ -26,6 +28,8 @@ static void copy_stdin(int fd, const char *path)
 			die_errno("read error on input");
 		if (!n)
 			break;
+		if (first_ns && !*first_ns)
+			*first_ns = progress_now_ns();
 		if (write_in_full(fd, buf, (size_t)n) < 0) {
 			unlink(path);
 			die_errno("unable to write '%s'", path);
@@ -62,6 +66,10 @@ int cmd_index_pack(int argc, const char **argv)
 			if (!*v || *end || n < 0)
 				die("invalid number of threads specified (%s)", v);
 			opts.threads = (int)n;
+		} else if (!strcmp(a, "--progress-title")) {
+			if (opts.progress_title || ++i >= argc)
+				usage_exit();
+			opts.progress_title = argv[i];
 		} else if (!strcmp(a, "-o")) {
 			if (idx || ++i >= argc)
 				usage_exit();
@@ -70,7 +78,7 @@ int cmd_index_pack(int argc, const char **argv)
 			   !strcmp(a, "--rev-index") || !strcmp(a, "--no-rev-index") ||
 			   !strcmp(a, "--check-self-contained-and-connected") ||
 			   starts_with(a, "--strict=") || starts_with(a, "--pack_header=") ||
-			   starts_with(a, "--max-input-size=") || !strcmp(a, "--progress-title")) {
+			   starts_with(a, "--max-input-size=")) {
 			/* accepted; a thin pack still fails with git's message */
 		} else {
 			usage_exit();
@@ -101,7 +109,8 @@ int cmd_index_pack(int argc, const char **argv)
 		int fd = mkstemp(tmp);
 		if (fd < 0)
 			die_errno("unable to create temporary file '%s'", tmp);
-		copy_stdin(fd, tmp);
+		opts.receiving = 1;
+		copy_stdin(fd, tmp, opts.verbose ? &opts.receive_start_ns : NULL);
 		if (fsync(fd) < 0 || close(fd) < 0)
 			die_errno("unable to write '%s'", tmp);
 		if (!pack && !idx) {

@@ -449,6 +449,10 @@ static void deliver(struct walk *w, uint32_t nr, struct pw_base *b,
 			wc->unreported = 0;
 		}
 	}
+	if (parent && w->opts->progress) {
+		struct pack_walk_event ev = { .kind = PACK_WALK_DELTA_RESOLVED, .nr = nr };
+		w->opts->progress(&ev, w->opts->data);
+	}
 	if (!w->opts->object)
 		return;
 	memset(&o, 0, sizeof(o));
@@ -855,6 +859,45 @@ static void entries_from_idx(struct walk *w)
 	}
 }
 
+static void entry_read_event(struct walk *w, uint32_t nr, uint64_t off, enum object_type type,
+			     unsigned hdr_len, uint64_t end)
+{
+	struct pack_walk_event ev = {
+		.kind = PACK_WALK_ENTRY_READ, .nr = nr, .type = type,
+		.hdr_len = hdr_len, .offset = off, .end = end, .checksum_ok = -1,
+	};
+	w->opts->progress(&ev, w->opts->data);
+}
+
+/*
+ * The scan stopped at entry i (offset off) for want of bytes before the
+ * trailer. git reads a stream with no notion of a trailer until the
+ * entries are done, so its count goes on as far as whole entries reach
+ * into the last 20 bytes: count them too, for progress only.
+ */
+static void count_into_trailer(struct walk *w, uint32_t i, uint32_t count, uint64_t off)
+{
+	struct pw_entry e;
+
+	for (; i < count; i++) {
+		const char *detail;
+		uint64_t used;
+
+		memset(&e, 0, sizeof(e));
+		e.offset = off;
+		if (off >= w->len || decode_entry(w, &e, w->len) < 0 ||
+		    inflate_skip(w->pack + off + e.hdr_len, w->len - off - e.hdr_len,
+				 e.size, &detail, &used) < 0)
+			return;
+		off += e.hdr_len + used;
+		entry_read_event(w, i + 1, e.offset, e.type, e.hdr_len, off);
+	}
+	struct pack_walk_event ev = {
+		.kind = PACK_WALK_ENTRIES_DONE, .end = off, .checksum_ok = -1,
+	};
+	w->opts->progress(&ev, w->opts->data);
+}
+
 /* No index: walk the entries one after the other, inflating each to find
  * where it ends. Returns -1 if the pack ends early. */
 static int entries_from_scan(struct walk *w, uint32_t count)
@@ -878,6 +921,8 @@ static int entries_from_scan(struct walk *w, uint32_t count)
 			w->n++;
 			report(w, off >= w->data_end ? PACK_WALK_TRUNCATED : PACK_WALK_BAD_HEADER,
 			       w->n - 1, NULL);
+			if (w->opts->progress)
+				count_into_trailer(w, i, count, off);
 			return -1;
 		}
 		if (inflate_skip(w->pack + off + e->hdr_len, w->data_end - off - e->hdr_len,
@@ -885,9 +930,13 @@ static int entries_from_scan(struct walk *w, uint32_t count)
 			e->end = off;
 			w->n++;
 			report(w, PACK_WALK_BAD_DATA, w->n - 1, detail);
+			if (w->opts->progress)
+				count_into_trailer(w, i, count, off);
 			return -1;
 		}
 		e->end = off + e->hdr_len + used;
+		if (w->opts->progress)
+			entry_read_event(w, w->n + 1, off, e->type, e->hdr_len, e->end);
 		e->crc = crc32_of(0, w->pack + e->offset, e->end - e->offset);
 		e->idx_crc = e->crc;
 		e->crc_done = 1;
@@ -1066,6 +1115,20 @@ int pack_walk(const void *pack, size_t len, const struct pack_walk_opts *opts,
 	}
 	res->nr_entries = w.n;
 	res->entries_end = w.n ? w.e[w.n - 1].end : 12;
+	if (opts->progress) {
+		struct pack_walk_event ev = {
+			.kind = PACK_WALK_ENTRIES_DONE, .end = res->entries_end, .checksum_ok = -1,
+		};
+		for (i = 0; i < w.n; i++)
+			ev.nr += w.e[i].type == OBJ_OFS_DELTA || w.e[i].type == OBJ_REF_DELTA;
+		/* A trailer that does not match is reported before any delta
+		 * is resolved: the checksum was computed beside the scan. */
+		if (!opts->idx && opts->verify_checksum) {
+			thread_pool_wait(w.pool);
+			ev.checksum_ok = res->checksum_ok;
+		}
+		opts->progress(&ev, opts->data);
+	}
 	link_children(&w);
 
 	/* Roots in slices of about 64, in pack order, so each thread reads

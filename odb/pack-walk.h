@@ -80,6 +80,36 @@ struct pack_walk_error {
 	uint32_t idx_crc;        /* the CRC opts->idx records (v2); else crc */
 };
 
+/*
+ * What opts->progress hears, in this order:
+ *  - PACK_WALK_ENTRY_READ (scan mode), on the calling thread, after each
+ *    entry the first pass has read: nr entries read so far, the entry's
+ *    offset, type as stored, hdr_len (header and base reference) and end.
+ *    Like git, which reads the trailer only after the entries, the count
+ *    goes on into the last 20 bytes when the pack is cut short there
+ *    (end then passes len - 20; the walk still fails as before);
+ *  - PACK_WALK_ENTRIES_DONE once every entry is known (before any is
+ *    resolved): nr the number of delta entries, end where the entries
+ *    end, checksum_ok the trailer check (scan mode with verify_checksum:
+ *    the walk waits for it; else -1);
+ *  - PACK_WALK_DELTA_RESOLVED after each delta resolved, on any thread,
+ *    concurrently: keep it cheap (an atomic add; see lib/progress.h).
+ */
+enum pack_walk_event_kind {
+	PACK_WALK_ENTRY_READ,
+	PACK_WALK_ENTRIES_DONE,
+	PACK_WALK_DELTA_RESOLVED,
+};
+
+struct pack_walk_event {
+	enum pack_walk_event_kind kind;
+	uint32_t nr;
+	enum object_type type;
+	unsigned hdr_len;
+	uint64_t offset, end;
+	int checksum_ok;
+};
+
 struct pack_walk_opts {
 	const struct pack_idx *idx;  /* NULL: scan mode (index-pack) */
 	int threads;                 /* 0: thread_pool_default_threads() */
@@ -104,6 +134,8 @@ struct pack_walk_opts {
 	 * will touch. */
 	void (*prefetch)(uint32_t tag, void *data);
 	void *data;
+	/* Optional: progress of the walk (see struct pack_walk_event). */
+	void (*progress)(const struct pack_walk_event *ev, void *data);
 };
 
 struct pack_walk_result {

@@ -1,5 +1,6 @@
 /* index-pack.c: a pack's .idx from one walk of the pack (odb/pack-walk). */
 #include "remote/index-pack.h"
+#include "lib/progress.h"
 #include "lib/strbuf.h"
 #include "odb/odb.h"
 #include "odb/pack-walk.h"
@@ -39,7 +40,68 @@ struct ip_state {
 	uint32_t nr_missing_base;
 	int collision;
 	struct object_id collided;
+	/* progress, and what the first pass found before deltas resolve */
+	struct progress *progress;
+	int verbose, receiving;
+	size_t len;
+	uint64_t bytes_read;     /* git's reader, replayed for its throughput */
+	int scan_done, checksum_ok;
+	uint64_t entries_end;
 };
+
+/* git reads its input 4096 bytes at a time, byte by byte through entry
+ * headers, 20 bytes at once for a REF_DELTA base; each read updates the
+ * throughput. Replaying those reads over the entries gives the byte count
+ * git shows. */
+#define GIT_INPUT_BUFFER 4096
+
+static void read_to(struct ip_state *st, uint64_t total)
+{
+	st->bytes_read = total < st->len ? total : st->len;
+	display_throughput(st->progress, st->bytes_read);
+}
+
+static void replay_reads(struct ip_state *st, const struct pack_walk_event *ev)
+{
+	uint64_t ref = ev->type == OBJ_REF_DELTA ? RAW_SZ : 0;
+	uint64_t bytes_end = ev->offset + ev->hdr_len - ref;
+
+	while (bytes_end > st->bytes_read)
+		read_to(st, st->bytes_read + GIT_INPUT_BUFFER);
+	if (ref && bytes_end + RAW_SZ > st->bytes_read)
+		read_to(st, bytes_end + GIT_INPUT_BUFFER);
+	while (ev->end > st->bytes_read)
+		read_to(st, st->bytes_read + GIT_INPUT_BUFFER);
+}
+
+static void on_progress(const struct pack_walk_event *ev, void *data)
+{
+	struct ip_state *st = data;
+
+	switch (ev->kind) {
+	case PACK_WALK_ENTRY_READ:
+		if (!st->progress)
+			return;
+		if (st->receiving)
+			replay_reads(st, ev);
+		display_progress(st->progress, ev->nr);
+		break;
+	case PACK_WALK_ENTRIES_DONE:
+		st->scan_done = 1;
+		st->entries_end = ev->end;
+		st->checksum_ok = ev->checksum_ok;
+		stop_progress(&st->progress);
+		/* git checks the trailer, then resolves deltas, if any */
+		if (st->verbose && ev->nr && ev->end == st->len - RAW_SZ && ev->checksum_ok) {
+			st->progress = start_progress("Resolving deltas", ev->nr);
+			display_progress(st->progress, 0);
+		}
+		break;
+	case PACK_WALK_DELTA_RESOLVED:
+		progress_add(st->progress, 1);
+		break;
+	}
+}
 
 static void on_object(const struct pack_walk_object *obj, void *data)
 {
@@ -203,6 +265,7 @@ int index_pack_file(const char *pack_path, const char *idx_path,
 	unsigned char *pack;
 	size_t len;
 	int fd, ret = -1, walk;
+	uint32_t count;
 	char *tmp;
 
 	fd = open(pack_path, O_RDONLY | O_CLOEXEC);
@@ -230,21 +293,48 @@ int index_pack_file(const char *pack_path, const char *idx_path,
 		goto out;
 	}
 	/* Each entry takes at least 2 bytes (a header byte and a minimal
-	 * zlib stream is larger): a count beyond that is a lie. */
-	st.alloc = get_be32(pack + 8);
-	if (st.alloc > (len - 32) / 2 + 1) {
-		fail("early EOF");
-		goto out;
-	}
+	 * zlib stream is larger): a count beyond that is a lie, found out
+	 * as git finds it, when the entries run out (the table is sized by
+	 * what the pack can hold; the walk's own grows as entries are read). */
+	count = get_be32(pack + 8);
+	st.alloc = count > (len - 32) / 2 + 1 ? (uint32_t)((len - 32) / 2 + 1) : count;
 	st.e = xcalloc(st.alloc ? st.alloc : 1, sizeof(*st.e));
 	st.check_collisions = opts->check_collisions;
+	st.len = len;
+	st.verbose = opts->verbose;
+	st.receiving = opts->receiving;
+	if (opts->verbose && count) {
+		st.progress = start_progress(opts->progress_title ? opts->progress_title :
+					     opts->receiving ? "Receiving objects" :
+					     "Indexing objects", count);
+		if (opts->receiving && opts->receive_start_ns)
+			progress_set_start(st.progress, opts->receive_start_ns);
+		/* git's first read, for the header, comes before the meter */
+		st.bytes_read = len < GIT_INPUT_BUFFER ? len : GIT_INPUT_BUFFER;
+	}
 	wo.threads = opts->threads;
 	wo.verify_checksum = 1;
 	wo.object = on_object;
 	wo.error = on_error;
+	wo.progress = on_progress;
 	wo.data = &st;
 	walk = pack_walk(pack, len, &wo, &res);
+	/* Once the entries are read, git checks the trailer before it
+	 * resolves any delta: its failures come first. */
+	if (st.scan_done && st.entries_end > len - RAW_SZ) {
+		fail("early EOF");
+		goto out;
+	}
+	if (st.scan_done && res.entries_end < len - RAW_SZ) {
+		fail("pack has junk at the end");
+		goto out;
+	}
+	if (st.scan_done && !res.checksum_ok) {
+		fail("pack is corrupted (SHA1 mismatch)");
+		goto out;
+	}
 	if (walk < 0 || st.nr_errors) {
+		progress_abandon(&st.progress);
 		if (!st.nr_errors)
 			fail("early EOF");
 		else
@@ -260,6 +350,7 @@ int index_pack_file(const char *pack_path, const char *idx_path,
 		goto out;
 	}
 	if (st.collision) {
+		progress_abandon(&st.progress);
 		fail("SHA1 COLLISION FOUND WITH %s !", oid_to_hex(&st.collided));
 		goto out;
 	}
@@ -268,8 +359,7 @@ int index_pack_file(const char *pack_path, const char *idx_path,
 		goto out;
 	}
 	memcpy(pack_hash, pack + len - RAW_SZ, RAW_SZ);
-	if (opts->verbose)
-		fprintf(stderr, "Indexing objects: 100%% (%u/%u), done.\n", st.alloc, st.alloc);
+	stop_progress(&st.progress);
 
 	tmp = xstrfmt("%s.tmpXXXXXX", idx_path);
 	fd = mkstemp(tmp);
@@ -296,6 +386,7 @@ int index_pack_file(const char *pack_path, const char *idx_path,
 	free(tmp);
 	ret = 0;
 out:
+	progress_abandon(&st.progress);
 	munmap(pack, len);
 	free(st.e);
 	pthread_mutex_destroy(&st.lock);

@@ -5,11 +5,17 @@
 #define REMOTE_INDEX_PACK_H
 
 #include "lib/hex.h"
+#include <stdint.h>
 
 struct index_pack_opts {
 	int threads;            /* 0: the default (MINI_GIT_THREADS or CPUs) */
 	int check_collisions;   /* compare with objects already stored */
-	int verbose;            /* counts on stderr */
+	int verbose;            /* git's progress meters on stderr */
+	int receiving;          /* the pack came on stdin: "Receiving objects"
+				   with its throughput, not "Indexing objects" */
+	const char *progress_title; /* instead of either */
+	uint64_t receive_start_ns;  /* progress_now_ns() when the pack began
+				       to arrive (0: unknown) */
 };
 
 /*
