@@ -456,7 +456,7 @@ int decode_stream(struct inflater *f, const unsigned char *in, size_t avail,
 	unsigned final, type, v;
 	const unsigned char *p;
 
-	if (avail < 6 || (in[0] & 15) != 8 || (in[0] >> 4) > 7 || (in[1] & 0x20) ||
+	if (avail < (head ? 2u : 6u) || (in[0] & 15) != 8 || (in[0] >> 4) > 7 || (in[1] & 0x20) ||
 	    ((unsigned)in[0] << 8 | in[1]) % 31)
 		return -1;
 	if (head && !size)

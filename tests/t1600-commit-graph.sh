@@ -2,7 +2,8 @@
 # Commit-graph reading and ancestry walks (odb/commit-graph.c,
 # odb/commit-walk.c) through the t-commit-walk driver, against git's own
 # answers, without a graph, with one, with a split chain, with a graph that
-# covers part of the history, and with broken graph files.
+# covers part of the history, and with broken graph files; packed commits
+# of every shape read by their start alone, against the whole-object reader.
 . "$(dirname "$0")/test-lib.sh"
 
 DRIVER="$TEST_DIRECTORY/unit/bin/t-commit-walk"
@@ -202,6 +203,84 @@ test_expect_success 'a parent position out of range dies as in git' '
 	test_expect_code 128 walk contains $first $first~0 master 2>actual.err &&
 	test_cmp expect.err actual.err &&
 	cp graph.good .git/objects/info/commit-graph
+'
+
+# Commits whose headers end past the part read, or have more parents than
+# the short path takes, or odd headers: the walk's reading of each packed
+# commit (its start only) must be the one of the same commit loose (read
+# whole), and git's.
+test_expect_success 'packed commits read by their start: setup' '
+	cd "$TRASH" && git init -q h && cd h &&
+	at 100 base && git tag base &&
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		git checkout -q -b o$i master && at $((100 + i)) o$i || return 1
+	done &&
+	git checkout -q master &&
+	at 200 "pre-octopus" &&
+	git merge -q --no-ff -m "ten parents" o1 o2 o3 o4 o5 o6 o7 o8 o9 o10 &&
+	long=$(printf "%0600d" 0) &&
+	GIT_AUTHOR_NAME="$long" GIT_COMMITTER_NAME="$long" at 300 "long idents" &&
+	tree=$(git rev-parse HEAD^{tree}) && head=$(git rev-parse HEAD) &&
+	odd=$(printf "tree %s\nparent %s\nauthor A <a@b> 400 +0000\ncommitter C <c@d> 401 +0000\nencoding ISO-8859-1\ngpgsig -----BEGIN-----\n line\n -----END-----\n\nmessage\ncommitter X <x@y> 999 +0000\n" $tree $head |
+		git hash-object -t commit -w --stdin) &&
+	nocommitter=$(printf "tree %s\nparent %s\nauthor A <a@b> 500 +0000\n\ncommitter X <x@y> 998 +0000\n" $tree $odd |
+		git hash-object --literally -t commit -w --stdin) &&
+	nodate=$(printf "tree %s\nparent %s\ncommitter C <c@d>\n" $tree $nocommitter |
+		git hash-object --literally -t commit -w --stdin) &&
+	git update-ref refs/heads/odd $nodate &&
+	body=$(printf "%02000d" 0) &&
+	at 600 "$body" && git branch bigmsg &&
+	git rev-list --all >../hcommits &&
+	git init -q --bare ../h-loose.git &&
+	git repack -adq &&
+	git cat-file --batch-all-objects --batch-check="%(objectname)" >../hobjects &&
+	git pack-objects -q --stdout --all </dev/null | git -C ../h-loose.git unpack-objects -q &&
+	test $(ls .git/objects/pack/*.pack | wc -l) = 1 &&
+	test $(wc -l <../hcommits) -ge 16
+'
+
+test_expect_success 'packed commits read by their start: as loose, as git' '
+	cd "$TRASH/h" &&
+	(cd ../h-loose.git && walk parse $(cat ../hcommits)) >../loose.out &&
+	walk parse $(cat ../hcommits) >../packed.out &&
+	test_cmp ../loose.out ../packed.out &&
+	git clone -q --bare --no-local . ../h-whole.git &&
+	git -C ../h-whole.git repack -adfq --window=0 &&
+	(cd ../h-whole.git && walk parse $(cat ../hcommits)) >../whole.out &&
+	test_cmp ../loose.out ../whole.out &&
+	git log --no-walk=unsorted --format="%H %ct %P" $(cat ../hcommits) >../git.all &&
+	grep -v "^[0-9a-f]*  " ../git.all >../git.out &&
+	test $(wc -l <../git.out) -ge 14 &&
+	grep -F -f ../git.out ../packed.out >../both &&
+	test_cmp ../git.out ../both &&
+	walk contains base $(cat ../hcommits) >../contains.out &&
+	test_cmp ../hcommits ../contains.out
+'
+
+test_expect_success 'odb_read_object_head: the first bytes of whole packed objects' '
+	cd "$TRASH/h" &&
+	git verify-pack -v .git/objects/pack/*.idx |
+		awk "NF >= 7 && \$2 != \"chain\" { print \$1 }" >../deltas &&
+	test -s ../deltas &&
+	for c in $(cat ../hcommits) $(git rev-parse HEAD^{tree}); do
+		t=$(git cat-file -t $c) && s=$(git cat-file -s $c) &&
+		for n in 0 1 45 200 100000; do
+			if [ $n -gt $s ]; then g=$s; else g=$n; fi &&
+			if grep -q $c ../deltas; then
+				echo none
+			else
+				echo "$t $s $g" && git cat-file $t $c | head -c $n
+			fi >expect &&
+			walk head $c $n >actual &&
+			test_cmp expect actual || return 1
+		done
+	done &&
+	echo none >expect &&
+	MINI_GIT_INFLATE=zlib walk head HEAD 100 >actual &&
+	test_cmp expect actual &&
+	head=$(git rev-parse HEAD) &&
+	(cd ../h-loose.git && walk head $head 100) >actual &&
+	test_cmp expect actual
 '
 
 test_done

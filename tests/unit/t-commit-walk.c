@@ -14,12 +14,16 @@
  *   t-commit-walk bases <list                  for each line "<a> <b>": "mb <a> <b> <bases> "
  *   t-commit-walk graph                        commits in the commit-graph
  *   t-commit-walk graph-check                  every graph entry against the object
+ *   t-commit-walk parse <commit>...            "<id> <date> <parents>" as the walk reads them
+ *   t-commit-walk head <object> <n>            odb_read_object_head(): "<type> <size> <got>"
+ *                                              and the bytes, or "none"
  */
 #include "odb/commit-walk.h"
 #include "odb/commit-graph.h"
 #include "odb/oid-name.h"
 #include "lib/repo.h"
 #include "lib/config.h"
+#include <inttypes.h>
 
 static void resolve(const char *name, struct object_id *oid)
 {
@@ -136,6 +140,47 @@ static int graph_check(void)
 	return !!bad;
 }
 
+/* What a walk knows of each commit: "<id> <date> <parents>", as git's
+ * log --format="%H %ct %P" prints it. */
+static int parse_cmd(int argc, const char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		struct object_id oid;
+		struct commit_node *c;
+		resolve(argv[i], &oid);
+		c = commit_lookup(&oid);
+		if (commit_parse(c))
+			return 128;
+		printf("%s %" PRIu64 " ", oid_to_hex(&c->oid), (uint64_t)c->date);
+		for (uint16_t j = 0; j < c->nr_parents; j++)
+			printf("%s%s", j ? " " : "", oid_to_hex(&c->parents[j]->oid));
+		putchar('\n');
+	}
+	return 0;
+}
+
+/* odb_read_object_head(): "<type> <size> <count>" and the bytes, or
+ * "none" when it leaves the object to the whole-object reader. */
+static int head_cmd(const char *name, const char *count)
+{
+	struct object_id oid;
+	enum object_type type;
+	size_t size, n = strtoul(count, NULL, 10);
+	unsigned char *buf = xmalloc(n + ODB_HEAD_SLACK);
+	ssize_t got;
+
+	resolve(name, &oid);
+	got = odb_read_object_head(&oid, &type, &size, buf, n);
+	if (got < 0) {
+		puts("none");
+	} else {
+		printf("%s %zu %zd\n", type_name(type), size, got);
+		fwrite(buf, 1, (size_t)got, stdout);
+	}
+	free(buf);
+	return 0;
+}
+
 int main(int argc, const char **argv)
 {
 	struct object_id a, b;
@@ -201,5 +246,9 @@ int main(int argc, const char **argv)
 	}
 	if (!strcmp(argv[0], "graph-check"))
 		return graph_check();
+	if (!strcmp(argv[0], "parse"))
+		return parse_cmd(argc, argv);
+	if (!strcmp(argv[0], "head") && argc == 3)
+		return head_cmd(argv[1], argv[2]);
 	die("unknown driver command '%s'", argv[0]);
 }

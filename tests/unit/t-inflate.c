@@ -1,6 +1,7 @@
 /* t-inflate.c: odb/inflate.c's decoder against zlib itself: thousands of
  * streams made by zlib, intact and damaged, hand-made code sets zlib
- * refuses, the consumed length, the bounds of the output. Prints TAP. */
+ * refuses, the consumed length, the bounds of the output; the head
+ * decoder (the first n bytes only) likewise. Prints TAP. */
 #include "tests/unit/tap.h"
 #include "odb/inflate.h"
 #include <zlib.h>
@@ -263,9 +264,120 @@ static void test_edges(void)
 	free(out);
 }
 
+/* How many of the first n bytes zlib yields from in[0..avail) before it
+ * stops (output full, input exhausted, end of stream or an error). */
+static size_t zlib_head(const unsigned char *in, size_t avail, unsigned char *out, size_t n)
+{
+	z_stream z;
+	size_t got;
+	memset(&z, 0, sizeof(z));
+	if (inflateInit(&z) != Z_OK)
+		return 0;
+	z.next_in = (unsigned char *)in;
+	z.avail_in = (uInt)avail;
+	z.next_out = out;
+	z.avail_out = (uInt)n;
+	while (z.avail_out && inflate(&z, Z_SYNC_FLUSH) == Z_OK)
+		;
+	got = n - z.avail_out;
+	inflateEnd(&z);
+	return got;
+}
+
+/*
+ * fast_inflate_head against zlib: for streams of every kind (stored,
+ * fixed, dynamic blocks; random, text and repetitive data; intact and
+ * damaged), every output length n and inputs cut at every length, the
+ * decoder must yield n bytes exactly when zlib does, and the same bytes.
+ */
+static void test_head(void)
+{
+	enum { MAX = 400 };
+	unsigned char src[MAX], comp[2 * MAX + 64], a[MAX + 1], b[MAX + FAST_INFLATE_SLACK + 64];
+	unsigned long cases = 0, agreed = 0, yielded = 0, guard_bad = 0;
+
+	for (int it = 0; it < 90; it++) {
+		size_t n = it < 4 ? (size_t)it : rnd() % MAX, cl;
+		int kind = (int)(rnd() % 3), damage = it % 3 == 2;
+		z_stream z;
+
+		for (size_t i = 0; i < n; i++)
+			src[i] = kind == 0 ? (unsigned char)rnd() :
+				 kind == 1 ? (unsigned char)"tree parent 0123456789abcdef\n"[rnd() % 29] :
+				 i > 30 && rnd() % 4 ? src[i - 1 - rnd() % 30] : (unsigned char)rnd();
+		memset(&z, 0, sizeof(z));
+		deflateInit2(&z, it % 10, Z_DEFLATED, 15, 8, (int)(rnd() % 5));
+		z.next_in = src;
+		z.avail_in = (uInt)n;
+		z.next_out = comp;
+		z.avail_out = sizeof(comp);
+		deflate(&z, Z_FINISH);
+		cl = z.total_out;
+		deflateEnd(&z);
+		if (damage && cl > 2)
+			comp[2 + rnd() % (cl - 2)] ^= (unsigned char)(1 << (rnd() % 8));
+		/* Every output length on the whole input; every input length
+		 * for a few output lengths. */
+		for (size_t want = 0; want <= n + 1; want++) {
+			for (size_t avail = cl; avail + 1 > 0; avail--) {
+				size_t zg;
+				int fr;
+				if (avail != cl && want % 37 != 5 && want != n)
+					break;
+				if (!want && avail < 2)
+					break;   /* nothing to ask zlib: no header yet */
+				zg = zlib_head(comp, avail, a, want);
+				memset(b, 0x5a, sizeof(b));
+				fr = fast_inflate_head(comp, avail, b, want);
+				cases++;
+				yielded += !fr;
+				if ((zg == want) == !fr && (fr || !memcmp(a, b, want)))
+					agreed++;
+				else if (cases - agreed < 4)
+					printf("# head: n %zu want %zu avail %zu/%zu: zlib %zu, fast %d\n",
+					       n, want, avail, cl, zg, fr);
+				for (size_t g = want + FAST_INFLATE_SLACK; g < sizeof(b); g++)
+					guard_bad += b[g] != 0x5a;
+			}
+		}
+	}
+	check(cases == agreed, "head: %lu of %lu cases as zlib yields them", agreed, cases);
+	check(yielded > cases / 4, "head: %lu cases yielded bytes", yielded);
+	check(!guard_bad, "head: nothing written past n + FAST_INFLATE_SLACK");
+}
+
+/* A real commit: its header alone, the whole, one byte too many. */
+static void test_head_commit(void)
+{
+	static const char commit[] =
+		"tree c2ac15cefc82360ff4db3fedf4acaaa5e101b95a\n"
+		"parent 3db3497bd6f12461036600e6f81a894849955b1d\n"
+		"author A U Thor <author@example.com> 1503000000 +0000\n"
+		"committer A U Thor <author@example.com> 1503000000 +0000\n"
+		"\n"
+		"commit 50000\n";
+	size_t n = sizeof(commit) - 1, cl, hdr = strstr(commit, "\n\n") - commit + 1;
+	unsigned char *c = deflate_buf((const unsigned char *)commit, n, 6, &cl);
+	unsigned char out[sizeof(commit) + FAST_INFLATE_SLACK];
+
+	check(!fast_inflate_head(c, cl, out, hdr) && !memcmp(out, commit, hdr),
+	      "head: a commit's header alone");
+	check(!fast_inflate_head(c, cl, out, n) && !memcmp(out, commit, n), "head: the whole commit");
+	check(fast_inflate_head(c, cl, out, n + 1) == -1, "head: past the end of the stream is refused");
+	c[cl - 1] ^= 1;
+	check(!fast_inflate_head(c, cl, out, n), "head: the Adler-32 is not looked at");
+	check(!fast_inflate_head(c, 2, out, 0) && fast_inflate_head(c, 2, out, 1) == -1,
+	      "head: zero bytes need only the zlib header");
+	c[0] ^= 1;
+	check(fast_inflate_head(c, cl, out, 0) == -1, "head: a bad zlib header is refused");
+	free(c);
+}
+
 int main(void)
 {
 	test_inflate();
 	test_edges();
+	test_head();
+	test_head_commit();
 	return tap_done();
 }
