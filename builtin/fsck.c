@@ -11,6 +11,7 @@
 #include "builtin/builtin.h"
 #include "lib/config.h"
 #include "lib/dir-read.h"
+#include "lib/progress.h"
 #include "lib/repo.h"
 #include "lib/thread-pool.h"
 #include "odb/odb.h"
@@ -1095,6 +1096,51 @@ static size_t verify_loose(size_t i, uint32_t dir_nr)
 
 /* ---- packs ---- */
 
+/*
+ * "Checking objects" as git drives its meter: after entry i of a pack it
+ * shows base + i when that is a multiple of 1024, and base + the pack's
+ * count when the pack is done (base: the entries of the packs before).
+ * Entries finish on any thread in any order; each finished entry counts,
+ * and the values are shown in git's order under a lock, so the lines are
+ * git's. Nothing of this runs without --progress.
+ */
+static struct progress *obj_meter;
+static uint64_t meter_base, meter_end, meter_next;
+static uint32_t meter_done;
+static pthread_mutex_t meter_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void meter_pack_begin(uint32_t nr)
+{
+	meter_done = 0;
+	meter_end = meter_base + nr;
+	meter_next = (meter_base + 1023) & ~(uint64_t)1023;
+}
+
+static void meter_entry_done(void)
+{
+	uint64_t v = meter_base + __atomic_add_fetch(&meter_done, 1, __ATOMIC_RELAXED) - 1;
+
+	if (v < __atomic_load_n(&meter_next, __ATOMIC_RELAXED))
+		return;
+	pthread_mutex_lock(&meter_lock);
+	while (meter_next < meter_end && meter_next <= v) {
+		display_progress(obj_meter, meter_next);
+		__atomic_store_n(&meter_next, meter_next + 1024, __ATOMIC_RELAXED);
+	}
+	pthread_mutex_unlock(&meter_lock);
+}
+
+static void meter_pack_end(void)
+{
+	pthread_mutex_lock(&meter_lock);
+	for (; meter_next < meter_end; meter_next += 1024)
+		display_progress(obj_meter, meter_next);
+	pthread_mutex_unlock(&meter_lock);
+	display_progress(obj_meter, meter_end);
+	meter_base = meter_end;
+}
+
+
 /* Packed objects that would not unpack, and zlib's reason. */
 struct bad_packed {
 	struct object_id oid;
@@ -1225,6 +1271,8 @@ static void pack_object_cb(const struct pack_walk_object *o, void *data)
 	struct fobj *self = &objs[o->tag];
 	int parse_failed, r;
 
+	if (obj_meter)
+		meter_entry_done();
 	crc_check(c, o->nr, o->idx_pos, o->crc, o->idx_crc, o->offset, &m);
 	if (!oideq(&self->oid, &o->oid)) {
 		if (!m)
@@ -1269,6 +1317,8 @@ static void pack_error_cb(const struct pack_walk_error *e, void *data)
 	c->err = 1;
 	if (e->nr == UINT32_MAX || e->idx_pos == PACK_WALK_NO_POS)
 		return;
+	if (obj_meter)
+		meter_entry_done();
 	if (e->packed_len)
 		crc_check(c, e->nr, e->idx_pos, e->crc, e->idx_crc, e->offset, &m);
 	m = entry_msgs(c, e->nr);
@@ -1346,7 +1396,9 @@ static void verify_one_pack(struct fpack *f)
 
 	if (!f->usable)
 		return;
+	meter_pack_begin(f->p.idx.nr);
 	if (pack_map(&f->p) < 0) {
+		meter_base = meter_end;
 		if (!idx_checksum_ok(&f->p.idx))
 			error("Packfile index for %s hash mismatch", f->name);
 		error("packfile %s cannot be accessed", f->name);
@@ -1379,6 +1431,8 @@ static void verify_one_pack(struct fpack *f)
 	thread_pool_add(pool, idx_sum_task_run, &isum);
 	pack_walk(f->p.map, f->p.map_size, &opts, &res);
 	thread_pool_wait(pool);
+	if (obj_meter)
+		meter_pack_end();
 	if (!isum.ok)
 		err = error("Packfile index for %s hash mismatch", f->name);
 	if (!res.checksum_ok) {
@@ -2147,19 +2201,6 @@ static int fsck_config(const char *key, const char *value, void *data UNUSED)
 	return 0;
 }
 
-/*
- * Progress as git prints it: the first figure at once, the last one and
- * ", done." at the end. (git also redraws in between: once a second, and
- * as each pack begins; those lines are not printed here.)
- */
-static void progress_line(const char *title, size_t n, size_t total, int done)
-{
-	if (!show_progress)
-		return;
-	fprintf(stderr, "%s: %3u%% (%zu/%zu)%s", title,
-		total ? (unsigned)(n * 100 / total) : 100u, n, total, done ? ", done.\n" : "\r");
-}
-
 int cmd_fsck(int argc, const char **argv)
 {
 	int lost_found = 0, name_objects = 0;
@@ -2223,10 +2264,13 @@ int cmd_fsck(int argc, const char **argv)
 		size_t next = 0;
 		sequential_pass = 1;
 		for (size_t i = 0; i < nr_dirs; i++) {
+			struct progress *dm = NULL;
+			if (show_progress)
+				dm = start_progress("Checking object directories", 256);
 			next = verify_loose(next, (uint32_t)i);
 			/* git's meter never sees the subdirectories: the end only. */
-			progress_line("Checking object directories", 256, 256, 0);
-			progress_line("Checking object directories", 256, 256, 1);
+			display_progress(dm, 256);
+			stop_progress(&dm);
 		}
 		sequential_pass = 0;
 		verified_before = nr_loose > 0;
@@ -2234,8 +2278,8 @@ int cmd_fsck(int argc, const char **argv)
 			size_t total = 0;
 			for (size_t i = 0; i < nr_packs; i++)
 				total += packs[i].p.idx.nr;
-			if (nr_packs)
-				progress_line("Checking objects", 0, total, 0);
+			if (show_progress)
+				obj_meter = start_progress("Checking objects", total);
 			pool = thread_pool_new(0);
 			for (size_t i = 0; i < nr_packs; i++) {
 				current_stage = (uint16_t)(i + 1 < NO_STAGE ? i + 1 : NO_STAGE - 1);
@@ -2244,10 +2288,7 @@ int cmd_fsck(int argc, const char **argv)
 			}
 			if (some_pack_unusable)
 				recompute_in_pack();
-			if (nr_packs) {
-				progress_line("Checking objects", total, total, 0);
-				progress_line("Checking objects", total, total, 1);
-			}
+			stop_progress(&obj_meter);
 		}
 	}
 	if (keep_cache || !argc)
