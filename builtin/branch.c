@@ -10,6 +10,7 @@
 #include "odb/oid-name.h"
 #include "odb/commit-walk.h"
 #include "lib/config-write.h"
+#include "lib/worktree.h"
 #include <sys/stat.h>
 
 static const char *const branch_usage[] = {
@@ -316,22 +317,100 @@ static const char *cur_head;
 static struct object_id cur_head_oid;
 static int cur_detached;
 
-/* Where a branch is checked out (the main work tree only), or NULL. */
-static const char *checked_out_at(const char *refname)
+static int is_branch(const char *refname, const char *name)
 {
-	if (cur_detached || the_repo.bare || !cur_head)
-		return NULL;
-	if (starts_with(refname, "refs/heads/") && !strcmp(refname + 11, cur_head))
-		return the_repo.worktree;
-	return NULL;
+	return name && starts_with(refname, "refs/heads/") && !strcmp(refname + 11, name);
 }
 
-/* "refs/heads/<name>", or -1 if that is not a valid branch name. */
+static int is_ref(const char *refname, void *data)
+{
+	return !strcmp(refname, data);
+}
+
+/*
+ * Where a branch is in use, or NULL: the HEAD of a work tree (the bare
+ * main one aside), the branch a rebase or a bisect there works on, or a
+ * ref an interactive rebase there will update. Like git, the last work
+ * tree that uses it is named.
+ */
+static const char *checked_out_at(const char *refname)
+{
+	struct worktree **wt = worktrees_get();
+	const char *at = NULL;
+	for (size_t i = 0; wt[i]; i++) {
+		char *b;
+		int hit;
+		if (worktree_is_bare(wt[i]))
+			continue;
+		hit = wt[i]->head_ref && !strcmp(wt[i]->head_ref, refname);
+		b = worktree_rebase_branch(wt[i]);
+		hit |= is_branch(refname, b);
+		free(b);
+		b = worktree_bisect_branch(wt[i]);
+		hit |= is_branch(refname, b);
+		free(b);
+		hit |= worktree_for_each_update_ref(wt[i], is_ref, (void *)refname);
+		if (hit)
+			at = worktree_path(wt[i]);
+	}
+	return at;
+}
+
+/* A branch being rebased or bisected in a detached work tree cannot be
+ * renamed or copied. */
+static void reject_rebase_or_bisect_branch(const char *refname)
+{
+	struct worktree **wt = worktrees_get();
+	for (size_t i = 0; wt[i]; i++) {
+		char *b;
+		if (!wt[i]->is_detached)
+			continue;
+		b = worktree_rebase_branch(wt[i]);
+		if (is_branch(refname, b))
+			die("Branch %s is being rebased at %s", refname, worktree_path(wt[i]));
+		free(b);
+		b = worktree_bisect_branch(wt[i]);
+		if (is_branch(refname, b))
+			die("Branch %s is being bisected at %s", refname, worktree_path(wt[i]));
+		free(b);
+	}
+}
+
+/* After a rename, every HEAD that named the old branch names the new one,
+ * with an entry in that work tree's HEAD reflog. */
+static int replace_worktree_heads(const char *oldref, const char *newref, const char *msg)
+{
+	struct worktree **wt = worktrees_get();
+	int ret = 0;
+	for (size_t i = 0; wt[i]; i++) {
+		char *saved = the_repo.gitdir;
+		int r;
+		if (wt[i]->is_detached || !wt[i]->head_ref || strcmp(wt[i]->head_ref, oldref))
+			continue;
+		/* the refs code writes the HEAD of the git dir it is given;
+		 * the cached HEAD bytes belong to ours, so drop them first */
+		if (!wt[i]->is_current) {
+			the_repo.head_valid = 0;
+			the_repo.gitdir = wt[i]->gitdir;
+		}
+		r = refs_update_symref("HEAD", newref, msg);
+		the_repo.gitdir = saved;
+		if (r)
+			ret = error("HEAD of working tree %s is not updated", worktree_path(wt[i]));
+	}
+	return ret;
+}
+
+/* "refs/heads/<name>" (@{-N} expanded), or -1 if that is not a valid
+ * branch name. */
 static int branch_ref(struct strbuf *ref, const char *name)
 {
+	struct strbuf b = STRBUF_INIT;
+	expand_branch_name(&b, name);
 	strbuf_reset(ref);
-	strbuf_addf(ref, "refs/heads/%s", name);
-	if (*name == '-' || !strcmp(name, "HEAD"))
+	strbuf_addf(ref, "refs/heads/%s", b.buf);
+	strbuf_release(&b);
+	if (*name == '-' || !strcmp(ref->buf, "refs/heads/HEAD"))
 		return -1;
 	return check_refname_format(ref->buf, 0);
 }
@@ -660,7 +739,7 @@ static int delete_branches(int argc, const char **argv, int force, unsigned kind
 	const char *fmt;
 	int remote = 0, ret = 0;
 	size_t pos;
-	struct strbuf name = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf name = STRBUF_INIT, err = STRBUF_INIT, expanded = STRBUF_INIT;
 
 	if (kind == FILTER_REFS_REMOTES) {
 		fmt = "refs/remotes/%s";
@@ -680,11 +759,16 @@ static int delete_branches(int argc, const char **argv, int force, unsigned kind
 		const char *target, *path;
 		char *describe;
 		struct strbuf symtarget = STRBUF_INIT;
+		const char *bname = argv[i];
 
+		if (!remote) {
+			expand_branch_name(&expanded, argv[i]);
+			bname = expanded.buf;
+		}
 		strbuf_reset(&name);
-		strbuf_addf(&name, fmt, argv[i]);
+		strbuf_addf(&name, fmt, bname);
 		if (!remote && (path = checked_out_at(name.buf))) {
-			error("Cannot delete branch '%s' checked out at '%s'", argv[i], path);
+			error("Cannot delete branch '%s' checked out at '%s'", bname, path);
 			ret = 1;
 			continue;
 		}
@@ -695,14 +779,14 @@ static int delete_branches(int argc, const char **argv, int force, unsigned kind
 		} else if (!refs_resolve_reading(name.buf, &oid, &flags)) {
 			if (!(flags & REF_ISBROKEN)) {
 				if (remote)
-					error("remote-tracking branch '%s' not found.", argv[i]);
+					error("remote-tracking branch '%s' not found.", bname);
 				else {
 					struct strbuf v = STRBUF_INIT;
-					strbuf_addf(&v, "refs/remotes/%s", argv[i]);
+					strbuf_addf(&v, "refs/remotes/%s", bname);
 					if (!refs_read(v.buf, &oid))
-						error("branch '%s' not found.\nDid you forget --remote?", argv[i]);
+						error("branch '%s' not found.\nDid you forget --remote?", bname);
 					else
-						error("branch '%s' not found.", argv[i]);
+						error("branch '%s' not found.", bname);
 					strbuf_release(&v);
 				}
 				ret = 1;
@@ -719,10 +803,10 @@ static int delete_branches(int argc, const char **argv, int force, unsigned kind
 					strbuf_release(&symtarget);
 					continue;
 				}
-			} else if (!force && !branch_merged(kind, argv[i], &commit, head_rev)) {
+			} else if (!force && !branch_merged(kind, bname, &commit, head_rev)) {
 				error("The branch '%s' is not fully merged.\n"
 				      "If you are sure you want to delete it, run 'git branch -D %s'.",
-				      argv[i], argv[i]);
+				      bname, bname);
 				ret = 1;
 				strbuf_release(&symtarget);
 				continue;
@@ -749,6 +833,7 @@ static int delete_branches(int argc, const char **argv, int force, unsigned kind
 	}
 	strbuf_release(&name);
 	strbuf_release(&err);
+	strbuf_release(&expanded);
 	return ret;
 }
 
@@ -773,6 +858,7 @@ static void copy_or_rename(const char *oldname, const char *newname, int copy, i
 		validate_branchname(newname, &newref);
 	else
 		validate_new_branchname(newname, &newref, force);
+	reject_rebase_or_bisect_branch(oldref.buf);
 	if (copy)
 		strbuf_addf(&msg, "Branch: copied %s to %s", oldref.buf, newref.buf);
 	else
@@ -788,14 +874,13 @@ static void copy_or_rename(const char *oldname, const char *newname, int copy, i
 		else
 			warning("Renamed a misnamed branch '%s' away", oldref.buf + 11);
 	}
-	if (!copy && !cur_detached && cur_head && !strcmp(cur_head, oldname) &&
-	    refs_update_symref("HEAD", newref.buf, msg.buf))
+	if (!copy && replace_worktree_heads(oldref.buf, newref.buf, msg.buf))
 		die("Branch renamed to %s, but HEAD is not updated!", newname);
 	strbuf_addf(&oldsec, "branch.%s", oldref.buf + 11);
 	strbuf_addf(&newsec, "branch.%s", newref.buf + 11);
 	if (!copy && config_rename_section(oldsec.buf, newsec.buf) < 0)
 		die("Branch is renamed, but update of config-file failed");
-	if (copy && strcmp(oldname, newname) && config_copy_section(oldsec.buf, newsec.buf) < 0)
+	if (copy && strcmp(oldref.buf, newref.buf) && config_copy_section(oldsec.buf, newsec.buf) < 0)
 		die("Branch is copied, but update of config-file failed");
 	strbuf_release(&oldref);
 	strbuf_release(&newref);
@@ -811,6 +896,7 @@ static int branch_change(int argc, const char **argv, int del, int rename, int c
 			 int recurse)
 {
 	struct strbuf buf = STRBUF_INIT;
+	static struct strbuf expanded = STRBUF_INIT;
 	cur_head = detached ? NULL : head;
 	oidcpy(&cur_head_oid, head_oid);
 	cur_detached = detached;
@@ -851,8 +937,10 @@ static int branch_change(int argc, const char **argv, int del, int rename, int c
 					die("could not set upstream of HEAD to %s when it does not point to any branch.",
 					    new_upstream);
 				b = head;
-			} else
-				b = argv[0];
+			} else {
+				expand_branch_name(&expanded, argv[0]);
+				b = expanded.buf;
+			}
 		} else
 			die("too many arguments to set new upstream");
 		strbuf_addf(&buf, "refs/heads/%s", b);
@@ -873,9 +961,10 @@ static int branch_change(int argc, const char **argv, int del, int rename, int c
 			if (detached)
 				die("could not unset upstream of HEAD when it does not point to any branch.");
 			b = head;
-		} else if (argc == 1)
-			b = argv[0];
-		else
+		} else if (argc == 1) {
+			expand_branch_name(&expanded, argv[0]);
+			b = expanded.buf;
+		} else
 			die("too many arguments to unset upstream");
 		strbuf_addf(&buf, "branch.%s.merge", b);
 		if (!config_get(buf.buf, &v))

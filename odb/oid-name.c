@@ -408,6 +408,69 @@ static int get_short_oid(const char *name, size_t len, unsigned flags, struct ob
 
 /* ---- names ---- */
 
+struct prior_checkout {
+	struct strbuf *froms;   /* "from" of each "checkout: moving from A to B" */
+	size_t nr, alloc;
+};
+
+static int grab_prior(const struct object_id *o, const struct object_id *n, const char *ident,
+		      uint64_t when, int tz, const char *msg, void *data)
+{
+	struct prior_checkout *pc = data;
+	const char *from, *to;
+	(void)o; (void)n; (void)ident; (void)when; (void)tz;
+	if (!skip_prefix(msg, "checkout: moving from ", &from) || !(to = strstr(from, " to ")))
+		return 0;
+	ALLOC_GROW(pc->froms, pc->nr + 1, pc->alloc);
+	strbuf_init(&pc->froms[pc->nr], 0);
+	strbuf_add(&pc->froms[pc->nr++], from, to - from);
+	return 0;
+}
+
+int interpret_nth_prior_checkout(const char *name, size_t len, struct strbuf *buf)
+{
+	struct prior_checkout pc = { 0 };
+	const char *brace;
+	char *num, *end;
+	long nth;
+	int ret = 0;
+
+	if (len < 4 || name[0] != '@' || name[1] != '{' || name[2] != '-' ||
+	    !(brace = memchr(name, '}', len)))
+		return -1;
+	/* strtol as git parses it: blanks and a sign before the digits pass */
+	num = xstrndup(name + 3, brace - name - 3);
+	errno = 0;
+	nth = strtol(num, &end, 10);
+	if (*end || end == num || nth <= 0) {
+		free(num);
+		return -1;
+	}
+	free(num);
+	refs_for_each_reflog_entry("HEAD", grab_prior, &pc);
+	if ((size_t)nth <= pc.nr) {
+		strbuf_reset(buf);
+		strbuf_addbuf(buf, &pc.froms[pc.nr - nth]);
+		ret = brace - name + 1;
+	}
+	for (size_t i = 0; i < pc.nr; i++)
+		strbuf_release(&pc.froms[i]);
+	free(pc.froms);
+	return ret;
+}
+
+void expand_branch_name(struct strbuf *sb, const char *name)
+{
+	size_t len = strlen(name);
+	int used = interpret_nth_prior_checkout(name, len, sb);
+	if (used <= 0) {
+		strbuf_reset(sb);
+		used = 0;
+	}
+	strbuf_add(sb, name + used, len - used);
+}
+
+
 /* git refuses ref names that are empty, end in '/' or contain "//". */
 static int ambiguous_path(const char *p, size_t len)
 {
@@ -445,6 +508,25 @@ static int get_oid_basic(const char *str, size_t len, unsigned flags, struct obj
 			      "running \"git config advice.objectNameWarning false\"\n", stderr);
 		}
 		strbuf_release(&full);
+		return 0;
+	}
+	if (len > 3 && !memcmp(str, "@{-", 3) && str[len - 1] == '}' &&
+	    memchr(str, '}', len) == str + len - 1) {
+		/* @{-N}: a detached id is the answer; a branch name goes
+		 * through the ref rules (refs_dwim expands @{-N} itself) */
+		int used = interpret_nth_prior_checkout(str, len, &full);
+		if (used > 0 && full.len == HEX_SZ && !get_oid_hex(full.buf, oid)) {
+			strbuf_release(&full);
+			return 0;
+		}
+		if (used <= 0 || check_refname_format(full.buf, REFNAME_ALLOW_ONELEVEL) ||
+		    (found = refs_dwim(str, len, &full, oid)) <= 0) {
+			strbuf_release(&full);
+			return -1;
+		}
+		strbuf_release(&full);
+		if (!(flags & GET_OID_QUIETLY) && found > 1)
+			warning("refname '%.*s' is ambiguous.", (int)len, str);
 		return 0;
 	}
 	if (len && str[len - 1] == '}' && memmem(str, len, "@{", 2)) {

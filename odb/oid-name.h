@@ -29,4 +29,13 @@ int get_oid_with_flags(const char *name, unsigned flags, struct object_id *oid);
 int peel_to_type(const struct object_id *oid, enum object_type want, const char *name,
 		 struct object_id *out);
 
+/* "@{-N}", the branch (or, after a detached HEAD, the object id) checked
+ * out N switches ago, from "checkout: moving from A to B" entries of HEAD's
+ * reflog. Returns the length of "@{-N}" with the answer in buf, 0 if the
+ * reflog has fewer switches, -1 if name does not start with that form. */
+int interpret_nth_prior_checkout(const char *name, size_t len, struct strbuf *buf);
+/* A branch name as git's commands take one: "@{-N}" expanded, the rest
+ * kept as given. */
+void expand_branch_name(struct strbuf *sb, const char *name);
+
 #endif

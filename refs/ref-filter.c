@@ -1080,7 +1080,9 @@ int filter_refs(struct ref_array *a, struct ref_filter *f)
 	if (f->kind & FILTER_REFS_DETACHED_HEAD && f->head_desc) {
 		struct object_id oid;
 		unsigned flags;
-		if (refs_resolve("HEAD", &oid, &flags) && !(flags & REF_ISSYMREF)) {
+		/* like any ref, HEAD is listed only if the patterns match "HEAD" */
+		if (refs_resolve("HEAD", &oid, &flags) && !(flags & REF_ISSYMREF) &&
+		    match_pattern(f, "HEAD")) {
 			struct ref_item *it = new_item(a, f->head_desc, &oid);
 			it->kind = FILTER_REFS_DETACHED_HEAD;
 			if (f->points_at_nr) {

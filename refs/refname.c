@@ -1,6 +1,7 @@
 /* refname.c: git's rules for ref names (check-ref-format), the short-name
  * lookup rules (dwim) and their inverse (shortening). */
 #include "refs/refs-internal.h"
+#include "odb/oid-name.h"
 
 /* 0 ordinary, 1 ends a component, 2 '.', 3 '{', 4 never allowed, 5 '*' */
 static unsigned char disposition(unsigned char c)
@@ -115,9 +116,15 @@ static const char *const rev_parse_rules[] = {
 
 int refs_dwim(const char *name, size_t len, struct strbuf *full, struct object_id *oid)
 {
-	struct strbuf try = STRBUF_INIT;
+	struct strbuf try = STRBUF_INIT, prior = STRBUF_INIT;
 	struct object_id tmp;
 	int found = 0;
+	/* "@{-N}" is the branch checked out N switches ago, as in git */
+	if (len > 3 && !memcmp(name, "@{-", 3) &&
+	    interpret_nth_prior_checkout(name, len, &prior) == (int)len) {
+		name = prior.buf;
+		len = prior.len;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(rev_parse_rules); i++) {
 		unsigned flags = 0;
 		const char *r;
@@ -136,6 +143,7 @@ int refs_dwim(const char *name, size_t len, struct strbuf *full, struct object_i
 		}
 	}
 	strbuf_release(&try);
+	strbuf_release(&prior);
 	return found;
 }
 
