@@ -24,6 +24,7 @@ struct commit_node {
 	uint32_t flags;        /* marks private to one walk, cleared after it */
 	uint32_t generation;   /* topological level from the graph, else INFINITY */
 	uint32_t graph_pos;    /* position in the commit-graph, or GRAPH_POS_NONE */
+	uint32_t pack_pos;     /* rank among the commits of the pack read ahead in */
 	timestamp_t date;      /* committer date */
 	struct commit_node **parents;
 };
@@ -55,6 +56,10 @@ int commit_ahead_behind(const struct object_id *a, const struct object_id *b,
  * many (0 if unrelated), *out malloc'ed. -1 on error. */
 int commit_merge_bases(const struct object_id *a, const struct object_id *b,
 		       struct object_id **out);
+
+/* Commits a second thread has read ahead for walks so far (see
+ * commit-walk.c), for tests and measurements. */
+size_t commit_walk_read_ahead(void);
 
 /* Peel oid (following tags) to a commit; 0, or -1 with git's message
  * ("error: object X is a tree, not a commit"). */

@@ -630,6 +630,13 @@ ssize_t odb_read_object_head(const struct object_id *oid, enum object_type *type
 	return (ssize_t)n;
 }
 
+struct packed_git *odb_pack_of(const struct object_id *oid, uint64_t *offset)
+{
+	struct packed_git *p = find_packed(oid, offset);
+
+	return p && *offset < p->map_size - 20 ? p : NULL;
+}
+
 int odb_has_object(const struct object_id *oid)
 {
 	struct odb_source *s;

@@ -57,6 +57,11 @@ int odb_read_header(const struct object_id *oid, enum object_type *type, size_t 
 ssize_t odb_read_object_head(const struct object_id *oid, enum object_type *type,
 			     size_t *size, void *buf, size_t n);
 
+/* The pack that holds oid (as the readers above would read it from) and
+ * the offset of its entry there; NULL when it is not in a usable pack. */
+struct packed_git;
+struct packed_git *odb_pack_of(const struct object_id *oid, uint64_t *offset);
+
 int odb_has_object(const struct object_id *oid);
 
 /*

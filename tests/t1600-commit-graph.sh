@@ -283,4 +283,42 @@ test_expect_success 'odb_read_object_head: the first bytes of whole packed objec
 	test_cmp expect actual
 '
 
+# Walks long enough for a second thread to read ahead (odb/commit-walk.c
+# starts it after 256 commits): a fast-import pack (oldest first) and the
+# same history repacked by git (newest first), answers as git's.
+test_expect_success 'long walks read ahead: as git, in both pack orders' '
+	cd "$TRASH" && git init -q --bare long.git && cd long.git &&
+	awk "BEGIN {
+		for (i = 1; i <= 1500; i++) {
+			printf \"commit refs/heads/main\\nmark :%d\\n\", i;
+			printf \"committer C <c@x> %d +0000\\n\", 1500000000 + i * 60 - (i % 7 == 3) * 500;
+			printf \"data <<E\\nc%d\\nE\\n\", i;
+			if (i > 1) printf \"from :%d\\n\", i - 1;
+			if (i % 50 == 0 && i > 100) printf \"merge :%d\\n\", i - 75;
+			printf \"M 644 inline f%d\\ndata <<E\\n%d\\nE\\n\", i % 10, i;
+			if (i % 300 == 0) printf \"reset refs/heads/b%d\\nfrom :%d\\n\", i, i;
+			if (i % 250 == 0) printf \"reset refs/tags/t%d\\nfrom :%d\\n\", i, i;
+		}
+	}" </dev/null | git fast-import --quiet &&
+	for order in fast-import git; do
+		for t in t250 t500 t1250 b300~20; do
+			git branch --contains $t --format="%(refname:short)" >expect &&
+			MINI_GIT_THREADS=2 walk contains $t $(git for-each-ref --format="%(refname:short)" refs/heads) >actual &&
+			test_cmp expect actual &&
+			MINI_GIT_THREADS=2 MINI_GIT_READ_AHEAD=wait walk contains $t \
+				$(git for-each-ref --format="%(refname:short)" refs/heads) >actual &&
+			test_cmp expect actual &&
+			MINI_GIT_THREADS=2 MINI_GIT_READ_AHEAD=wait walk ahead $t \
+				$(git for-each-ref --format="%(refname:short)" refs/heads) >n &&
+			test $(cat n) -gt 200 &&
+			MINI_GIT_THREADS=1 walk contains $t $(git for-each-ref --format="%(refname:short)" refs/heads) >actual &&
+			test_cmp expect actual &&
+			MINI_GIT_THREADS=1 MINI_GIT_READ_AHEAD=wait walk ahead $t \
+				$(git for-each-ref --format="%(refname:short)" refs/heads) >n &&
+			test $(cat n) = 0 || return 1
+		done &&
+		git repack -adfq || return 1
+	done
+'
+
 test_done

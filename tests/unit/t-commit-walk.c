@@ -5,6 +5,8 @@
  *
  *   t-commit-walk [-c key=value] <command> ...: the commands are
  *   t-commit-walk contains <commit> <tip>...   tips that contain commit
+ *   t-commit-walk ahead <commit> <tip>...      the same walk; prints only how many
+ *                                              commits a second thread read ahead
  *   t-commit-walk merged <base> <tip>...       tips reachable from base
  *   t-commit-walk is-ancestor <a> <b>          exit 0 if a is an ancestor of b
  *   t-commit-walk ahead-behind <a> <b>         "<ahead>\t<behind>"
@@ -36,6 +38,7 @@ static int cmp_oid(const void *a, const void *b)
 	return oidcmp(a, b);
 }
 
+/* merged: 0 contains, 1 merged, 2 contains without printing */
 static int tips_cmd(int argc, const char **argv, int merged)
 {
 	struct object_id x, *tips;
@@ -49,8 +52,8 @@ static int tips_cmd(int argc, const char **argv, int merged)
 	res = xcalloc(n ? n : 1, 1);
 	for (int i = 0; i < n; i++)
 		resolve(argv[2 + i], &tips[i]);
-	ret = merged ? commits_merged_into(&x, tips, n, res) : commits_containing(&x, tips, n, res);
-	for (int i = 0; i < n; i++)
+	ret = merged == 1 ? commits_merged_into(&x, tips, n, res) : commits_containing(&x, tips, n, res);
+	for (int i = 0; i < n && merged != 2; i++)
 		if (res[i])
 			puts(argv[2 + i]);
 	free(tips);
@@ -199,6 +202,11 @@ int main(int argc, const char **argv)
 	setup_git_directory();
 	if (!strcmp(argv[0], "contains"))
 		return tips_cmd(argc, argv, 0);
+	if (!strcmp(argv[0], "ahead")) {
+		int r = tips_cmd(argc, argv, 2);
+		printf("%zu\n", commit_walk_read_ahead());
+		return r;
+	}
 	if (!strcmp(argv[0], "merged"))
 		return tips_cmd(argc, argv, 1);
 	if (!strcmp(argv[0], "is-ancestor") && argc == 3) {
