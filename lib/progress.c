@@ -81,7 +81,15 @@ static int term_columns(void)
  * foreground. */
 static int stderr_in_foreground(void)
 {
-	pid_t pg = tcgetpgrp(2);
+	static int not_tty;
+	pid_t pg;
+
+	/* stderr does not become a terminal: ask once, not for every line */
+	if (not_tty)
+		return 1;
+	pg = tcgetpgrp(2);
+	if (pg < 0 && errno == ENOTTY)
+		not_tty = 1;
 	return pg < 0 || pg == getpgid(0);
 }
 
