@@ -1160,6 +1160,10 @@ struct fpack {
 	size_t seq;       /* order found in: git lists the later first */
 	int usable;
 	uint32_t *pos_map;  /* index position -> table index */
+	/* Checksums computed on the pool while the table is set up. */
+	int idx_sum_queued, idx_sum_ok;
+	int pack_sum_queued, pack_sum_ok;
+	int map_early;
 };
 static struct fpack *packs;
 static size_t nr_packs, alloc_packs;
@@ -1355,15 +1359,18 @@ static int idx_checksum_ok(const struct pack_idx *idx)
 	return !memcmp(h, idx->map + idx->size - RAW_SZ, RAW_SZ);
 }
 
-struct idx_sum {
-	const struct pack_idx *idx;
-	int ok;
-};
-
 static void idx_sum_task_run(void *arg, int worker UNUSED)
 {
-	struct idx_sum *s = arg;
-	s->ok = idx_checksum_ok(s->idx);
+	struct fpack *f = arg;
+	f->idx_sum_ok = idx_checksum_ok(&f->p.idx);
+}
+
+static void pack_sum_task_run(void *arg, int worker UNUSED)
+{
+	struct fpack *f = arg;
+	unsigned char h[RAW_SZ];
+	sha1_buf(h, f->p.map, f->p.map_size - RAW_SZ);
+	f->pack_sum_ok = !memcmp(h, f->p.map + f->p.map_size - RAW_SZ, RAW_SZ);
 }
 
 static struct thread_pool *pool;
@@ -1386,18 +1393,44 @@ static void recompute_in_pack(void)
 	}
 }
 
+/*
+ * The pool starts on the indexes' checksums while this thread sets up the
+ * table, a time the other cores would idle; the first pack's checksum
+ * too when nothing can be printed before that pack is verified (mapping
+ * it may print git's errors, which must keep their place).
+ */
+static void start_checksums(void)
+{
+	pool = thread_pool_new(0);
+	for (size_t i = 0; i < nr_packs; i++) {
+		struct fpack *f = &packs[i];
+		if (!f->usable)
+			continue;
+		f->idx_sum_queued = 1;
+		thread_pool_add(pool, idx_sum_task_run, f);
+	}
+	if (nr_packs && packs[0].usable && !nr_loose && !verbose_objs && !show_progress) {
+		packs[0].map_early = 1;
+		if (pack_map(&packs[0].p) < 0)
+			return;
+		pack_advise_walk(&packs[0].p);
+		packs[0].pack_sum_queued = 1;
+		thread_pool_add(pool, pack_sum_task_run, &packs[0]);
+	}
+}
+
 static void verify_one_pack(struct fpack *f)
 {
 	struct pack_ctx c;
 	struct pack_walk_opts opts;
 	struct pack_walk_result res;
-	struct idx_sum isum;
 	int err = 0;
 
 	if (!f->usable)
 		return;
 	meter_pack_begin(f->p.idx.nr);
-	if (pack_map(&f->p) < 0) {
+	/* A map tried early printed its errors then: not twice. */
+	if (f->map_early ? f->p.map_state <= 0 : pack_map(&f->p) < 0) {
 		meter_base = meter_end;
 		if (!idx_checksum_ok(&f->p.idx))
 			error("Packfile index for %s hash mismatch", f->name);
@@ -1419,21 +1452,24 @@ static void verify_one_pack(struct fpack *f)
 	memset(&opts, 0, sizeof(opts));
 	opts.idx = &f->p.idx;
 	opts.pool = pool;
-	opts.verify_checksum = 1;
+	opts.verify_checksum = !f->pack_sum_queued;
 	opts.object = pack_object_cb;
 	opts.error = pack_error_cb;
 	opts.prefetch = pack_prefetch_cb;
 	opts.tags = f->pos_map;
 	opts.data = &c;
 	/* The index's checksum is computed beside the walk, on the pool. */
-	isum.idx = &f->p.idx;
-	isum.ok = 0;
-	thread_pool_add(pool, idx_sum_task_run, &isum);
+	if (!f->idx_sum_queued) {
+		f->idx_sum_queued = 1;
+		thread_pool_add(pool, idx_sum_task_run, f);
+	}
 	pack_walk(f->p.map, f->p.map_size, &opts, &res);
 	thread_pool_wait(pool);
 	if (obj_meter)
 		meter_pack_end();
-	if (!isum.ok)
+	if (f->pack_sum_queued)
+		res.checksum_ok = f->pack_sum_ok;
+	if (!f->idx_sum_ok)
 		err = error("Packfile index for %s hash mismatch", f->name);
 	if (!res.checksum_ok) {
 		error("%s pack checksum mismatch", f->name);
@@ -2243,11 +2279,6 @@ int cmd_fsck(int argc, const char **argv)
 		end_run();
 		scan_packs(dirs[i].path, dirs[i].local);
 	}
-	QSORT(packs, nr_packs, cmp_pack);
-	open_packs();
-	sort_table();
-	map_pack_positions();
-
 	/*
 	 * --connectivity-only still reads every object: links are collected
 	 * by the same pass that verifies. Only git's progress lines differ
@@ -2260,6 +2291,13 @@ int cmd_fsck(int argc, const char **argv)
 		check_full = 1;
 	}
 	verbose_objs = verbose && !connectivity_only;
+	QSORT(packs, nr_packs, cmp_pack);
+	open_packs();
+	if (check_full)
+		start_checksums();
+	sort_table();
+	map_pack_positions();
+
 	{
 		size_t next = 0;
 		sequential_pass = 1;
@@ -2280,7 +2318,6 @@ int cmd_fsck(int argc, const char **argv)
 				total += packs[i].p.idx.nr;
 			if (show_progress)
 				obj_meter = start_progress("Checking objects", total);
-			pool = thread_pool_new(0);
 			for (size_t i = 0; i < nr_packs; i++) {
 				current_stage = (uint16_t)(i + 1 < NO_STAGE ? i + 1 : NO_STAGE - 1);
 				verify_one_pack(&packs[i]);
