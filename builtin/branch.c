@@ -625,7 +625,7 @@ static char *dwim_start(const char *start, int track, struct object_id *oid)
 	struct strbuf full = STRBUF_INIT;
 	struct object_id ref_oid, commit;
 	char *real = NULL;
-	if (get_oid(start, oid)) {
+	if (get_oid_with_flags(start, 0, oid)) {
 		if (explicit_tracking(track)) {
 			fprintf(stderr, "fatal: ");
 			fprintf(stderr, upstream_missing, start);

@@ -130,6 +130,9 @@ int refs_dwim(const char *name, size_t len, struct strbuf *full, struct object_i
 		const char *r;
 		strbuf_reset(&try);
 		strbuf_addf(&try, rev_parse_rules[i], (int)len, name);
+		/* a name no ref could have is not looked up (nor warned about) */
+		if (check_refname_format(try.buf, REFNAME_ALLOW_ONELEVEL))
+			continue;
 		r = refs_resolve_reading(try.buf, found ? &tmp : oid, &flags);
 		if (r) {
 			if (!found++ && full) {
