@@ -322,38 +322,68 @@ static int is_branch(const char *refname, const char *name)
 	return name && starts_with(refname, "refs/heads/") && !strcmp(refname + 11, name);
 }
 
-static int is_ref(const char *refname, void *data)
+struct in_use {
+	char **refs;
+	const char **paths;
+	size_t nr, alloc;
+};
+
+static void mark_in_use(struct in_use *u, char *refname, const char *path)
 {
-	return !strcmp(refname, data);
+	ALLOC_GROW(u->refs, u->nr + 1, u->alloc);
+	u->paths = xrealloc(u->paths, u->alloc * sizeof(*u->paths));
+	u->refs[u->nr] = refname;
+	u->paths[u->nr++] = path;
+}
+
+struct update_ref_cb {
+	struct in_use *u;
+	const char *path;
+};
+
+static int mark_update_ref(const char *refname, void *data)
+{
+	struct update_ref_cb *cb = data;
+	mark_in_use(cb->u, xstrdup(refname), cb->path);
+	return 0;
 }
 
 /*
  * Where a branch is in use, or NULL: the HEAD of a work tree (the bare
  * main one aside), the branch a rebase or a bisect there works on, or a
  * ref an interactive rebase there will update. Like git, the last work
- * tree that uses it is named.
+ * tree that uses it is named. Work trees are read once, at the first
+ * question.
  */
 static const char *checked_out_at(const char *refname)
 {
-	struct worktree **wt = worktrees_get();
-	const char *at = NULL;
-	for (size_t i = 0; wt[i]; i++) {
-		char *b;
-		int hit;
-		if (worktree_is_bare(wt[i]))
-			continue;
-		hit = wt[i]->head_ref && !strcmp(wt[i]->head_ref, refname);
-		b = worktree_rebase_branch(wt[i]);
-		hit |= is_branch(refname, b);
-		free(b);
-		b = worktree_bisect_branch(wt[i]);
-		hit |= is_branch(refname, b);
-		free(b);
-		hit |= worktree_for_each_update_ref(wt[i], is_ref, (void *)refname);
-		if (hit)
-			at = worktree_path(wt[i]);
+	static struct in_use u;
+	static int loaded;
+	if (!loaded) {
+		struct worktree **wt = worktrees_get();
+		loaded = 1;
+		for (size_t i = 0; wt[i]; i++) {
+			const char *path;
+			struct update_ref_cb cb = { &u, NULL };
+			char *b;
+			if (worktree_is_bare(wt[i]))
+				continue;
+			path = cb.path = worktree_path(wt[i]);
+			if (wt[i]->head_ref)
+				mark_in_use(&u, xstrdup(wt[i]->head_ref), path);
+			if ((b = worktree_rebase_branch(wt[i])))
+				mark_in_use(&u, xstrfmt("refs/heads/%s", b), path);
+			free(b);
+			if ((b = worktree_bisect_branch(wt[i])))
+				mark_in_use(&u, xstrfmt("refs/heads/%s", b), path);
+			free(b);
+			worktree_for_each_update_ref(wt[i], mark_update_ref, &cb);
+		}
 	}
-	return at;
+	for (size_t i = u.nr; i-- > 0;)
+		if (!strcmp(u.refs[i], refname))
+			return u.paths[i];
+	return NULL;
 }
 
 /* A branch being rebased or bisected in a detached work tree cannot be

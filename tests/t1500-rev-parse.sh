@@ -217,6 +217,18 @@ test_expect_success 'linked worktree' '
 	(cd ../wt/sub && compare_git rev-parse $ALL --show-toplevel)
 '
 
+test_expect_success '@{-N}: the branch checked out N switches ago, per work tree' '
+	compare_git rev-parse @{-1} @{-2} &&
+	compare_git rev-parse --symbolic-full-name @{-1} @{-2} &&
+	compare_git rev-parse --abbrev-ref @{-1} &&
+	compare_git rev-parse @{-3} &&
+	compare_git rev-parse --verify -q @{-3} &&
+	compare_git rev-parse "@{-1}~1" "@{-1}^{tree}" "@{-2}:one.t" &&
+	(cd ../wt && compare_git rev-parse @{-1}) &&
+	(cd ../wt && git checkout -q master~0 && git checkout -q side &&
+	 compare_git rev-parse --symbolic-full-name @{-1} && compare_git rev-parse @{-1})
+'
+
 test_expect_success 'GIT_DIR, GIT_WORK_TREE and --git-dir' '
 	(cd .. && GIT_DIR=r/.git compare_git rev-parse $ALL HEAD) &&
 	(cd .. && GIT_DIR=$PWD/r/.git compare_git rev-parse $ALL) &&
