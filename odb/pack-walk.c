@@ -883,12 +883,26 @@ static void count_into_trailer(struct walk *w, uint32_t i, uint32_t count, uint6
 		const char *detail;
 		uint64_t used;
 
+		struct pack_walk_event fail = {
+			.kind = PACK_WALK_ENTRY_FAILED, .nr = i, .offset = off,
+			.error = PACK_WALK_BAD_HEADER, .checksum_ok = -1,
+		};
+
 		memset(&e, 0, sizeof(e));
 		e.offset = off;
-		if (off >= w->len || decode_entry(w, &e, w->len) < 0 ||
-		    inflate_skip(w->pack + off + e.hdr_len, w->len - off - e.hdr_len,
-				 e.size, &detail, &used) < 0)
+		if (off >= w->len)
 			return;
+		if (decode_entry(w, &e, w->len) < 0) {
+			w->opts->progress(&fail, w->opts->data);
+			return;
+		}
+		if (inflate_skip(w->pack + off + e.hdr_len, w->len - off - e.hdr_len,
+				 e.size, &detail, &used) < 0) {
+			fail.error = PACK_WALK_BAD_DATA;
+			fail.detail = detail;
+			w->opts->progress(&fail, w->opts->data);
+			return;
+		}
 		off += e.hdr_len + used;
 		entry_read_event(w, i + 1, e.offset, e.type, e.hdr_len, off);
 	}

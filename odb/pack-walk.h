@@ -87,7 +87,9 @@ struct pack_walk_error {
  *    offset, type as stored, hdr_len (header and base reference) and end.
  *    Like git, which reads the trailer only after the entries, the count
  *    goes on into the last 20 bytes when the pack is cut short there
- *    (end then passes len - 20; the walk still fails as before);
+ *    (end then passes len - 20; the walk still fails as before), and
+ *    PACK_WALK_ENTRY_FAILED then says where that count stopped: error
+ *    (BAD_HEADER or BAD_DATA, detail zlib's message) at offset;
  *  - PACK_WALK_ENTRIES_DONE once every entry is known (before any is
  *    resolved): nr the number of delta entries, end where the entries
  *    end, checksum_ok the trailer check (scan mode with verify_checksum:
@@ -99,6 +101,7 @@ enum pack_walk_event_kind {
 	PACK_WALK_ENTRY_READ,
 	PACK_WALK_ENTRIES_DONE,
 	PACK_WALK_DELTA_RESOLVED,
+	PACK_WALK_ENTRY_FAILED,
 };
 
 struct pack_walk_event {
@@ -108,6 +111,8 @@ struct pack_walk_event {
 	unsigned hdr_len;
 	uint64_t offset, end;
 	int checksum_ok;
+	enum pack_walk_error_kind error;  /* ENTRY_FAILED */
+	const char *detail;               /* ENTRY_FAILED: zlib's, or NULL */
 };
 
 struct pack_walk_opts {

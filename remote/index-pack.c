@@ -47,6 +47,8 @@ struct ip_state {
 	uint64_t bytes_read;     /* git's reader, replayed for its throughput */
 	int scan_done, checksum_ok;
 	uint64_t entries_end;
+	int trailer_failed;      /* git's reading would fail here instead */
+	struct pack_walk_error trailer_err;
 };
 
 /* git reads its input 4096 bytes at a time, byte by byte through entry
@@ -99,6 +101,14 @@ static void on_progress(const struct pack_walk_event *ev, void *data)
 		break;
 	case PACK_WALK_DELTA_RESOLVED:
 		progress_add(st->progress, 1);
+		break;
+	case PACK_WALK_ENTRY_FAILED:
+		st->trailer_failed = 1;
+		memset(&st->trailer_err, 0, sizeof(st->trailer_err));
+		st->trailer_err.kind = ev->error;
+		st->trailer_err.offset = ev->offset;
+		st->trailer_err.nr = ev->nr;
+		st->trailer_err.detail = ev->detail;
 		break;
 	}
 }
@@ -250,6 +260,13 @@ static int report_walk_fail(struct ip_state *st, const unsigned char *pack, size
 	case PACK_WALK_BAD_BASE:
 	case PACK_WALK_DELTA_CYCLE:
 		return fail("failed to apply delta");
+	case PACK_WALK_BAD_HEADER: {
+		unsigned t = err->offset < len ? (pack[err->offset] >> 4) & 7 : 0;
+		if (err->offset < len && (t == 0 || t == 5))
+			return fail("pack has bad object at offset %llu: unknown object type %u",
+				    (unsigned long long)err->offset, t);
+		return fail("pack has bad object at offset %llu", (unsigned long long)err->offset);
+	}
 	default:
 		return fail("pack has bad object at offset %llu", (unsigned long long)err->offset);
 	}
@@ -326,7 +343,16 @@ int index_pack_file(const char *pack_path, const char *idx_path,
 		goto out;
 	}
 	if (st.scan_done && res.entries_end < len - RAW_SZ) {
-		fail("pack has junk at the end");
+		/* git compares the 20 bytes after the entries with their hash */
+		struct sha1_ctx c;
+		unsigned char sum[RAW_SZ];
+		sha1_init(&c);
+		sha1_update(&c, pack, res.entries_end);
+		sha1_final(sum, &c);
+		if (memcmp(sum, pack + res.entries_end, RAW_SZ))
+			fail("pack is corrupted (SHA1 mismatch)");
+		else
+			fail("pack has junk at the end");
 		goto out;
 	}
 	if (st.scan_done && !res.checksum_ok) {
@@ -335,6 +361,8 @@ int index_pack_file(const char *pack_path, const char *idx_path,
 	}
 	if (walk < 0 || st.nr_errors) {
 		progress_abandon(&st.progress);
+		if (st.trailer_failed)
+			st.first_err = st.trailer_err;
 		if (!st.nr_errors)
 			fail("early EOF");
 		else

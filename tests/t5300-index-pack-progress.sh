@@ -146,10 +146,21 @@ test_expect_success 'setup: damaged packs' '
 	head -c 300 ofs.pack >cut-entries.pack &&
 	cp ofs.pack bad-sum.pack && chmod u+w bad-sum.pack &&
 	printf "\377" | dd of=bad-sum.pack bs=1 seek=$((size - 1)) conv=notrunc 2>/dev/null &&
-	cat ofs.pack >junk.pack && echo junk >>junk.pack
+	cat ofs.pack >junk.pack && echo junk >>junk.pack &&
+	# a header that counts more entries than there are: git reads the
+	# trailer as an entry; fewer: it reads an entry as the trailer
+	cp ofs.pack liar.pack && chmod u+w liar.pack &&
+	printf "\000\017\102\100" | dd of=liar.pack bs=1 seek=8 conv=notrunc 2>/dev/null &&
+	cp ofs.pack fewer.pack && chmod u+w fewer.pack &&
+	printf "\000\000\000\003" | dd of=fewer.pack bs=1 seek=8 conv=notrunc 2>/dev/null &&
+	cp ofs.pack bad-type.pack && chmod u+w bad-type.pack &&
+	b=$(od -An -tu1 -j12 -N1 ofs.pack) &&
+	printf "\\$(printf %o $(( (b & 143) | 80 )))" |
+		dd of=bad-type.pack bs=1 seek=12 conv=notrunc 2>/dev/null &&
+	! cmp ofs.pack bad-type.pack
 '
 
-for p in cut-trailer cut-entries bad-sum junk thin; do
+for p in cut-trailer cut-entries bad-sum junk thin liar fewer bad-type; do
 	test_expect_success "index-pack -v $p.pack: the lines git prints before failing" "
 		progress_file $p.pack 2 &&
 		grep -q fatal actual.err
