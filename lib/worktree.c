@@ -88,16 +88,8 @@ static int add_linked(const char *id, unsigned type, void *data)
 	wt = xcalloc(1, sizeof(*wt));
 	wt->id = xstrdup(id);
 	wt->gitdir = gitdir;
-	if (sb.buf[0] == '/')
-		wt->path = strbuf_detach(&sb, NULL);
-	else {
-		struct strbuf abs = STRBUF_INIT;
-		char *joined = xstrfmt("%s/%s", gitdir, sb.buf);
-		strbuf_realpath_lexical(&abs, joined);
-		free(joined);
-		wt->path = strbuf_detach(&abs, NULL);
-		strbuf_release(&sb);
-	}
+	/* git 2.39 takes the path as written, relative or not */
+	wt->path = strbuf_detach(&sb, NULL);
 	wt->is_current = current_is(id);
 	read_head(wt);
 	add(wt);

@@ -87,6 +87,11 @@ for args in "-vv" "-d e" "-m e e2"; do
 		"wt_change r r/.git $args"
 done
 
+# git 2.39 prints a relative gitdir path as it is written
+WT_PREP='echo ../../../wr/.git >r/.git/worktrees/wr/gitdir'
+for args in "-vv" "-d e" "-m e e2"; do
+	test_expect_success "a relative gitdir file: branch $args" "wt_change r r/.git $args"
+done
 WT_PREP=
 for args in "-d a" "-D a" "-d b" "-D a b c" "-d c" "-f a two" "-f c one" "-f e" \
 	"-m a a2" "-M a a2" "-m b b2" "-m a master" "-M a master" "-M master a" \
