@@ -308,6 +308,12 @@ static int read_at(size_t k, struct ahead_result *r)
 	struct head_info h;
 	size_t n;
 
+	/* The ids beside it are compared once the parents are known:
+	 * fetch them while the commit inflates. */
+	if (k > 0)
+		__builtin_prefetch(pack_idx_id(&p->idx, ah.order[k - 1].pos));
+	if (k + 1 < ah.nr)
+		__builtin_prefetch(pack_idx_id(&p->idx, ah.order[k + 1].pos));
 	if (pack_entry_header(p, ah.order[k].offset, &e) < 0 || e.type != OBJ_COMMIT ||
 	    e.size >= SIZE_MAX)
 		return -1;
@@ -332,10 +338,30 @@ static int read_at(size_t k, struct ahead_result *r)
 	return 0;
 }
 
-static int cmp_by_offset(const void *a, const void *b)
+/* Sorts by offset: 8 bits at a time, from the lowest, over as many bytes
+ * as the pack's size needs (qsort's comparisons were a tenth of the
+ * helper's time on 50,000 commits). */
+static void sort_by_offset(struct by_offset *a, size_t nr, uint64_t max)
 {
-	const struct by_offset *x = a, *y = b;
-	return x->offset < y->offset ? -1 : x->offset > y->offset;
+	struct by_offset *tmp = xmalloc(st_mult(nr ? nr : 1, sizeof(*tmp))), *from = a, *to = tmp;
+
+	for (unsigned shift = 0; shift < 64 && (max >> shift); shift += 8) {
+		size_t count[257] = { 0 };
+		for (size_t i = 0; i < nr; i++)
+			count[((from[i].offset >> shift) & 0xff) + 1]++;
+		for (unsigned b = 1; b < 257; b++)
+			count[b] += count[b - 1];
+		for (size_t i = 0; i < nr; i++)
+			to[count[(from[i].offset >> shift) & 0xff]++] = from[i];
+		{
+			struct by_offset *t = from;
+			from = to;
+			to = t;
+		}
+	}
+	if (from != a)
+		memcpy(a, from, nr * sizeof(*a));
+	free(tmp);
 }
 
 static int stopped(void)
@@ -361,7 +387,7 @@ static void list_commits(void)
 			order[nr++].pos = i;
 		}
 	}
-	QSORT(order, nr, cmp_by_offset);
+	sort_by_offset(order, nr, p->map_size);
 	ah.order = xrealloc(order, st_mult(nr ? nr : 1, sizeof(*order)));
 	ah.nr = nr;
 	ah.rank = xmalloc(st_mult(p->idx.nr ? p->idx.nr : 1, sizeof(*ah.rank)));

@@ -312,7 +312,7 @@ static int dynamic_tables(struct bits *s, struct inflater *f)
 {
 	static const uint8_t order[19] = {
 		16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15 };
-	uint8_t lens[288 + 32], cl[19] = { 0 };
+	uint8_t lens[288 + 32 + 8], cl[19] = { 0 };
 	unsigned nlen, ndist, ncl, v, i;
 
 	refill(s);
@@ -361,7 +361,13 @@ static int dynamic_tables(struct bits *s, struct inflater *f)
 		}
 		if (i + rep > nlen + ndist)
 			return -1;
-		memset(lens + i, (int)val, rep);
+		{
+			/* Runs are short: eight bytes at a time (into the slack
+			 * after the lengths) rather than a call to memset. */
+			uint64_t v8 = val * 0x0101010101010101ull;
+			for (unsigned j = 0; j < rep; j += 8)
+				memcpy(lens + i + j, &v8, 8);
+		}
 		i += rep;
 	}
 	if (!lens[256])
@@ -511,9 +517,10 @@ int decode_stream(struct inflater *f, const unsigned char *in, size_t avail,
 		 * (with 8 bytes to spare, in the slack past the end if need
 		 * be: overshooting the size fails below) remain: one refill
 		 * per symbol gives the 48 bits a length and distance can need,
-		 * and matches are copied 8 bytes at a time.
+		 * and matches are copied 8 bytes at a time. (With head there
+		 * is always room: it returns once size bytes exist.)
 		 */
-		while (s.end - s.in >= 8 && cap - o >= 258 + 8) {
+		while (s.end - s.in >= 8 && (head || cap - o >= 258 + 8)) {
 			struct hcode e, d;
 			unsigned len, dd, k;
 			uint64_t v;
@@ -531,6 +538,17 @@ int decode_stream(struct inflater *f, const unsigned char *in, size_t avail,
 				*o++ = (unsigned char)e.val;
 				if (head && o == oend)
 					return 0;
+				/* At least 41 bits are left: a second literal
+				 * whose code the primary table holds (10 bits at
+				 * most) needs no refill, nor another loop test. */
+				e = lit[s.bb & ((1u << LIT_BITS) - 1)];
+				if (e.kx >> 5 == K_LIT) {
+					s.bb >>= e.len;
+					s.bc -= e.len;
+					*o++ = (unsigned char)e.val;
+					if (head && o == oend)
+						return 0;
+				}
 				continue;
 			}
 			if (k != K_LEN) {
