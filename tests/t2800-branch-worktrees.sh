@@ -74,6 +74,13 @@ for dir in r wa wd wr bare.git bw1; do
 	'
 done
 
+test_expect_success 'color.branch.worktree and color.branch.current' '
+	cd r &&
+	compare_git -c color.branch.worktree="bold red" branch --color=always -vv &&
+	compare_git -c color.branch.worktree=normal -c color.branch.current=blue branch --color=always &&
+	compare_git -c color.branch=always branch -v
+'
+
 WT_PREP='mv r/.git/worktrees/wa/gitdir r/.git/worktrees/wa/gitdir.off &&
 	echo junk >r/.git/worktrees/stray &&
 	mkdir r/.git/worktrees/empty && : >r/.git/worktrees/empty/gitdir'
