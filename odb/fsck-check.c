@@ -556,7 +556,8 @@ static int verify_ordered(unsigned mode1, const char *name1, size_t len1, unsign
 	return c1 < c2 ? TREE_OK : TREE_UNORDERED;
 }
 
-static int check_tree(struct ctx *c, const char *buf, size_t len, const char **why)
+static int check_tree(struct ctx *c, const char *buf, size_t len, const char **why,
+		      fsck_tree_entry_fn entry_fn, void *entry_data)
 {
 	int ret = 0, has_null = 0, has_full = 0, has_empty = 0, has_dot = 0, has_dotdot = 0;
 	int has_dotgit = 0, has_zero_pad = 0, has_bad_modes = 0, has_dups = 0, unsorted = 0;
@@ -573,6 +574,8 @@ static int check_tree(struct ctx *c, const char *buf, size_t len, const char **w
 	while (left) {
 		const char *bs;
 
+		if (entry_fn)
+			entry_fn(entry_data, e.mode, e.oid);
 		/* The names' lengths are known: no scan of a name for its end. */
 		has_null |= !memcmp(e.oid, zero, RAW_SZ);
 		has_full |= !!memchr(e.name, '/', e.name_len);
@@ -676,7 +679,7 @@ int fsck_check_object(const struct fsck_options *o, const struct object_id *oid,
 	case OBJ_BLOB:
 		return 0;
 	case OBJ_TREE:
-		ret = check_tree(&c, buf, len, &why);
+		ret = check_tree(&c, buf, len, &why, NULL, NULL);
 		if (parse_error)
 			*parse_error = why;
 		return ret;
@@ -687,4 +690,17 @@ int fsck_check_object(const struct fsck_options *o, const struct object_id *oid,
 	default:
 		return report(&c, FSCK_MSG_UNKNOWN_TYPE, "unknown type '%d' (internal fsck error)", type);
 	}
+}
+
+int fsck_check_tree_entries(const struct fsck_options *o, const struct object_id *oid,
+			    const char *buf, size_t len, fsck_report_fn fn, void *data,
+			    const char **parse_error, fsck_tree_entry_fn entry_fn,
+			    void *entry_data)
+{
+	struct ctx c = { o, oid, OBJ_TREE, fn, data };
+	const char *why = NULL;
+	int ret = check_tree(&c, buf, len, &why, entry_fn, entry_data);
+	if (parse_error)
+		*parse_error = why;
+	return ret;
 }

@@ -109,6 +109,19 @@ int fsck_check_object(const struct fsck_options *o, const struct object_id *oid,
 		      enum object_type type, const char *buf, size_t len,
 		      fsck_report_fn report, void *data, const char **parse_error);
 
+/*
+ * fsck_check_object() on a tree that also hands each entry it decodes to
+ * entry_fn (mode, and the id's RAW_SZ bytes inside buf), in order, so a
+ * caller that wants the tree's links parses it once. Only when the check
+ * returns 0 with no report and no *parse_error have all entries been
+ * handed over; after a report the entries seen may stop short.
+ */
+typedef void (*fsck_tree_entry_fn)(void *data, unsigned mode, const unsigned char *oid);
+int fsck_check_tree_entries(const struct fsck_options *o, const struct object_id *oid,
+			    const char *buf, size_t len, fsck_report_fn report, void *data,
+			    const char **parse_error, fsck_tree_entry_fn entry_fn,
+			    void *entry_data);
+
 /* git's tree entry name tests (also used for index entries). */
 int fsck_is_hfs_dotgit(const char *name);
 int fsck_is_ntfs_dotgit(const char *name);
