@@ -35,7 +35,7 @@ rate_out() {
 # each into a repository of its own.
 progress_stdin() {
 	pack=$1 threads=$2
-	rm -rf in-git in-mini && git init -q in-git && git init -q in-mini &&
+	rm -f in-git/.git/objects/pack/* in-mini/.git/objects/pack/* &&
 	(cd in-git && git index-pack --threads=1 --stdin -v <"../$pack" >../expect.out 2>../expect.err
 	 echo "exit=$?" >>../expect.out) &&
 	(cd in-mini && mini-git index-pack --threads="$threads" --stdin -v <"../$pack" >../actual.out 2>../actual.err
@@ -74,18 +74,22 @@ test_expect_success 'setup: packs made by git' '
 	) &&
 	git init -q many &&
 	(cd many &&
-	 for i in $(seq 1 150); do echo "line $i" >>f$((i % 40)) && echo "blob $i" >b$i; done &&
+	 awk "BEGIN { for (i = 1; i <= 150; i++) {
+		print \"line \" i >>(\"f\" (i % 40)); print \"blob \" i >(\"b\" i) } }" &&
 	 git add . && test_commit m1 &&
-	 for i in $(seq 1 40); do echo "more $i" >>f$i; done &&
+	 awk "BEGIN { for (i = 0; i < 40; i++) print \"more \" i >>(\"f\" i) }" &&
 	 git add . && test_commit m2 &&
 	 git rev-list --objects --all | head -n 150 | git pack-objects --stdout >../150.pack &&
 	 for j in 1 2 3 4 5; do
-		for i in $(seq 1 200); do echo "$j $i $(seq 1 $i | tr "\n" " ")" >>g$i; done &&
+		awk -v j=$j "BEGIN { for (i = 1; i <= 200; i++) {
+			l = j \" \" i; for (k = 1; k <= i; k++) l = l \" \" k
+			print l >>(\"g\" i) } }" &&
 		git add . && test_commit n$j || exit 1
 	 done &&
 	 git repack -adq --depth=50 &&
 	 cp .git/objects/pack/pack-*.pack ../1000.pack) &&
 	git init -q empty && git -C empty pack-objects --stdout </dev/null >empty.pack &&
+	git init -q in-git && git init -q in-mini &&
 	git index-pack 1000.pack && git index-pack ofs.pack &&
 	test "$(git show-index <1000.idx | wc -l)" -gt 1000 &&
 	git verify-pack -v ofs.idx | grep -q "chain length = 1" &&
