@@ -332,10 +332,13 @@ static int dynamic_tables(struct bits *s, struct inflater *f)
 	if (build_table(f->cl, CL_BITS, cl, 19, T_CODES))
 		return -1;
 	for (i = 0; i < nlen + ndist;) {
-		/* The code length code has no subtables (7 bits at most). */
+		/* The code length code has no subtables (7 bits at most);
+		 * with its extra bits a symbol takes 14 at most, so one
+		 * refill serves several. Every use still checks the count. */
 		struct hcode e;
 		unsigned rep, val = 0;
-		refill(s);
+		if (s->bc < 14)
+			refill(s);
 		e = f->cl[s->bb & ((1u << CL_BITS) - 1)];
 		if (e.kx >> 5 == K_BAD || s->bc < e.len)
 			return -1;
