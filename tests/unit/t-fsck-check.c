@@ -39,6 +39,18 @@ static void entry(struct strbuf *sb, const char *mode, const char *name, int idb
 	strbuf_addchars(sb, idbyte, 20);
 }
 
+struct seen {
+	int n, pad;
+	struct strbuf log;
+};
+
+static void seen_entry(void *data, unsigned mode, const unsigned char *id)
+{
+	struct seen *sn = data;
+	strbuf_addf(&sn->log, "%o:%02x ", mode, id[0]);
+	sn->n++;
+}
+
 int main(void)
 {
 	struct fsck_options o = FSCK_OPTIONS_INIT, strict = FSCK_OPTIONS_INIT;
@@ -103,6 +115,59 @@ int main(void)
 	      "HFS+ ignorable code points and NTFS short names");
 	check(run(&o, OBJ_TREE, "100644 a\0abc", 12) == 1 &&
 	      !strcmp(got.buf, "error badTree: cannot be parsed as a tree|"), "truncated tree");
+
+	{
+		/* Names are scanned eight bytes at a time: a '/' or '\\' at
+		 * every place around the word boundaries, a NUL at every
+		 * place, and ids made of those bytes right after the NUL. */
+		int ok_slash = 1, ok_plain = 1, ok_bs = 1;
+		char name[40];
+		for (int len = 1; len <= 24; len++) {
+			for (int at = 0; at < len; at++) {
+				memset(name, 'x', (size_t)len);
+				name[len] = '\0';
+				name[at] = '/';
+				strbuf_reset(&t);
+				entry(&t, "100644", name, 1);
+				ok_slash &= run(&o, OBJ_TREE, t.buf, t.len) == 0 &&
+					    !strcmp(got.buf, "warning fullPathname: contains full pathnames|");
+			}
+			static const int idbytes[] = { '/', '\\', 1 };
+			for (int k = 0; k < 3; k++) {
+				memset(name, 'x', (size_t)len);
+				name[len] = '\0';
+				strbuf_reset(&t);
+				entry(&t, "100644", name, idbytes[k]);
+				ok_plain &= run(&o, OBJ_TREE, t.buf, t.len) == 0 && !got.len;
+			}
+			if (len <= 16) {
+				memset(name, 'x', (size_t)len);
+				memcpy(name + len, "\\.git", 6);
+				strbuf_reset(&t);
+				entry(&t, "100644", name, '\\');
+				ok_bs &= run(&o, OBJ_TREE, t.buf, t.len) == 0 &&
+					 !strcmp(got.buf, "warning hasDotgit: contains '.git'|");
+			}
+		}
+		check(ok_slash, "a '/' anywhere in a name of 1-24 bytes is found");
+		check(ok_plain, "ids of '/' and '\\' bytes after the name are not the name's");
+		check(ok_bs, "'\\.git' after any prefix is .git (NTFS)");
+	}
+	{
+		struct seen sn = { 0, 0, STRBUF_INIT };
+		struct object_id oid;
+		memset(&oid, 0, sizeof(oid));
+		strbuf_reset(&t);
+		entry(&t, "100644", "a", 1);
+		entry(&t, "40000", "b", 2);
+		entry(&t, "160000", "c", 3);
+		strbuf_reset(&got);
+		check(fsck_check_tree_entries(&o, &oid, t.buf, t.len, collect, NULL, NULL,
+					      seen_entry, &sn) == 0 && !got.len &&
+		      !strcmp(sn.log.buf, "100644:01 40000:02 160000:03 "),
+		      "fsck_check_tree_entries hands over every entry in order");
+		strbuf_release(&sn.log);
+	}
 
 	fsck_set_msg_type(&o, "missingTaggerEntry", "error");
 	check(run(&o, OBJ_TAG, no_tagger, strlen(no_tagger)) == 1 &&
