@@ -507,6 +507,14 @@ static inline void name_scan(const char *name, struct tree_entry_raw *e)
 	}
 }
 
+/* A mode and its space as little-endian bytes of a word. */
+#define MODE_WORD6(a, b, c, d, e) \
+	((uint64_t)(a) | (uint64_t)(b) << 8 | (uint64_t)(c) << 16 | (uint64_t)(d) << 24 | \
+	 (uint64_t)(e) << 32 | (uint64_t)' ' << 40)
+#define MODE_WORD7(a, b, c, d, e, f) \
+	((uint64_t)(a) | (uint64_t)(b) << 8 | (uint64_t)(c) << 16 | (uint64_t)(d) << 24 | \
+	 (uint64_t)(e) << 32 | (uint64_t)(f) << 40 | (uint64_t)' ' << 48)
+
 /* git's tree entry decoder: one entry at p with len bytes left. */
 static int decode_entry(const char *p, size_t len, struct tree_entry_raw *e,
 			const char **why)
@@ -521,6 +529,23 @@ static int decode_entry(const char *p, size_t len, struct tree_entry_raw *e,
 	if (*s == ' ') {
 		*why = "malformed mode in tree entry";
 		return -1;
+	}
+	/* The common modes in one compare (len >= 23: eight bytes are
+	 * there); anything else digit by digit. */
+	{
+		uint64_t w;
+		memcpy(&w, p, 8);
+		w = le64toh(w);
+		if ((w & 0xffffffffffffffull) == MODE_WORD7('1', '0', '0', '6', '4', '4')) {
+			mode = 0100644;
+			s = p + 6;
+		} else if ((w & 0xffffffffffffull) == MODE_WORD6('4', '0', '0', '0', '0')) {
+			mode = 040000;
+			s = p + 5;
+		} else if ((w & 0xffffffffffffffull) == MODE_WORD7('1', '0', '0', '7', '5', '5')) {
+			mode = 0100755;
+			s = p + 6;
+		}
 	}
 	/* The NUL at p[len - 21] bounds both scans below. */
 	while (*s != ' ') {
