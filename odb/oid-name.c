@@ -440,7 +440,6 @@ int interpret_nth_prior_checkout(const char *name, size_t len, struct strbuf *bu
 		return -1;
 	/* strtol as git parses it: blanks and a sign before the digits pass */
 	num = xstrndup(name + 3, brace - name - 3);
-	errno = 0;
 	nth = strtol(num, &end, 10);
 	if (*end || end == num || nth <= 0) {
 		free(num);
