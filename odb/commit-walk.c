@@ -98,6 +98,8 @@ static struct commit_node *node_at(uint32_t pos)
 	return c;
 }
 
+static struct commit_node *lookup_by_rank(const struct object_id *oid);
+
 struct commit_node *commit_lookup(const struct object_id *oid)
 {
 	size_t i;
@@ -116,6 +118,8 @@ struct commit_node *commit_lookup(const struct object_id *oid)
 	}
 	if (by_pos && commit_graph_find(oid, &pos))
 		return node_at(pos);
+	if ((c = lookup_by_rank(oid)))
+		return c;
 	if (2 * (table_nr + 1) > table_size)
 		table_grow();
 	for (i = hash_oid(oid) & (table_size - 1); table[i]; i = (i + 1) & (table_size - 1))
@@ -296,6 +300,7 @@ static struct {
 	int running;
 	pthread_t thread;
 	size_t done;                  /* results the helper published */
+	int filed;                    /* nodes are found by rank (walk thread) */
 } ah;
 
 /* The commit of rank k: 0 and *r filled, or -1. Its neighbours in the
@@ -494,6 +499,10 @@ static void ahead_stop(void)
 	ah.running = 0;
 }
 
+/* Like the commit-graph's, the commits of the list are found by rank once
+ * it is ready, outside the hash table: nodes made before then are filed
+ * by rank first (ahead_file_nodes), and commit_lookup() asks the pack's
+ * index for the others. */
 static struct commit_node *node_at_rank(uint32_t k)
 {
 	struct commit_node *c = ah.node[k];
@@ -502,10 +511,33 @@ static struct commit_node *node_at_rank(uint32_t k)
 	if (c)
 		return c;
 	memcpy(oid.hash, pack_idx_id(&ah.pack->idx, ah.order[k].pos), RAW_SZ);
-	c = commit_lookup(&oid);
+	c = new_node(&oid);
 	c->pack_pos = k;
 	ah.node[k] = c;
 	return c;
+}
+
+static void ahead_file_nodes(void)
+{
+	for (size_t i = 0; i < table_size; i++) {
+		struct commit_node *c = table[i];
+		uint32_t pos;
+		if (c && c->pack_pos == RANK_NONE && pack_idx_lookup(&ah.pack->idx, c->oid.hash, &pos) &&
+		    ah.rank[pos] != RANK_NONE) {
+			c->pack_pos = ah.rank[pos];
+			ah.node[c->pack_pos] = c;
+		}
+	}
+	ah.filed = 1;
+}
+
+static struct commit_node *lookup_by_rank(const struct object_id *oid)
+{
+	uint32_t pos;
+
+	if (!ah.filed || !pack_idx_lookup(&ah.pack->idx, oid->hash, &pos) || ah.rank[pos] == RANK_NONE)
+		return NULL;
+	return node_at_rank(ah.rank[pos]);
 }
 
 /* c from the helper's result, or read here by rank; -1 leaves it to the
@@ -515,8 +547,12 @@ static int parse_ahead(struct commit_node *c)
 	uint32_t k = c->pack_pos;
 	struct ahead_result *r;
 
-	if (!__atomic_load_n(&ah.ready, __ATOMIC_ACQUIRE))
-		return -1;
+	if (!ah.filed) {
+		if (!__atomic_load_n(&ah.ready, __ATOMIC_ACQUIRE))
+			return -1;
+		ahead_file_nodes();
+		k = c->pack_pos;
+	}
 	if (k == RANK_NONE) {
 		uint32_t pos;
 		if (!pack_idx_lookup(&ah.pack->idx, c->oid.hash, &pos) || ah.rank[pos] == RANK_NONE)
