@@ -68,6 +68,11 @@ static size_t nr_objs, alloc_objs;
  * tests of millions of links stay within a small array: set when a
  * verified object links to it (USED), when it is marked REACHABLE. */
 static uint8_t *used_map, *reach_map;
+/* The verified type, beside the table for the connectivity walk, which
+ * would otherwise fetch a table entry (a cache miss) per object reached. */
+static uint8_t *type_map;
+/* The table holds one run of ids, already sorted, none twice. */
+static int table_in_run_order;
 static struct object_id *missing;
 static uint8_t *missing_type;
 static size_t nr_missing, alloc_missing;
@@ -216,13 +221,19 @@ static void sort_table(void)
 
 	end_run();
 	tmp = nr_runs > 1 ? xmalloc((nr_objs + 1) * sizeof(*tmp)) : NULL;
+	table_in_run_order = nr_runs <= 1;
 	for (i = 0; i < nr_runs; i++) {
 		size_t a = i ? runs[i - 1] : 0, b = runs[i];
-		for (size_t k = a + 1; k < b; k++)
-			if (oidcmp(&objs[k - 1].oid, &objs[k].oid) > 0) {
+		for (size_t k = a + 1; k < b; k++) {
+			int c = oidcmp(&objs[k - 1].oid, &objs[k].oid);
+			if (c > 0) {
 				QSORT(objs + a, b - a, cmp_fobj);
+				table_in_run_order = 0;
 				break;
 			}
+			if (!c)
+				table_in_run_order = 0;
+		}
 	}
 	while (nr_runs > 1) {
 		size_t out = 0;
@@ -241,7 +252,8 @@ static void sort_table(void)
 		nr_runs = out;
 	}
 	free(tmp);
-	for (i = 0; i < nr_objs; i++) {
+	/* One run, strictly increasing: nothing to fold. */
+	for (i = table_in_run_order ? nr_objs : 0, j = i; i < nr_objs; i++) {
 		if (j && oideq(&objs[j - 1].oid, &objs[i].oid)) {
 			objs[j - 1].flags |= objs[i].flags;
 			continue;
@@ -254,6 +266,7 @@ static void sort_table(void)
 	build_fanout();
 	used_map = xcalloc(nr_objs + 1, 1);
 	reach_map = xcalloc(nr_objs + 1, 1);
+	type_map = xcalloc(nr_objs + 1, 1);
 }
 
 /*
@@ -775,6 +788,7 @@ static int check_obj(struct fobj *o, enum object_type type, const char *buf, siz
 			}
 		}
 		o->type = type;
+		type_map[o - objs] = (uint8_t)type;
 		__atomic_store_n(&o->stage, current_stage, __ATOMIC_RELEASE);
 		__atomic_fetch_or(&o->flags, HAS_OBJ, __ATOMIC_ACQ_REL);
 		/* Tested first: a store to a byte already set would still take
@@ -1614,6 +1628,12 @@ static void map_pack_positions(void)
 		if (!f->usable)
 			continue;
 		f->pos_map = xmalloc(((size_t)f->p.idx.nr + 1) * sizeof(*f->pos_map));
+		if (table_in_run_order && f->p.idx.nr == nr_objs) {
+			/* The table is this index's ids, in its order. */
+			for (uint32_t k = 0; k < f->p.idx.nr; k++)
+				f->pos_map[k] = k;
+			continue;
+		}
 		for (uint32_t k = 0; k < f->p.idx.nr; k++) {
 			const unsigned char *id = pack_idx_id(&f->p.idx, k);
 			while (j < nr_objs && memcmp(objs[j].oid.hash, id, RAW_SZ) < 0)
@@ -1755,6 +1775,10 @@ static void trav_task_run(void *arg, int worker UNUSED)
 	free(t);
 	while (sp) {
 		uint32_t *l = objs[st[--sp]].links;
+		/* The next object's links, whose entry was fetched when it
+		 * was pushed: the walk's cache misses overlap. */
+		if (sp && objs[st[sp - 1]].links)
+			__builtin_prefetch(objs[st[sp - 1]].links);
 		if (!l)
 			continue;
 		ALLOC_GROW(st, sp + l[0], alloc);
@@ -1763,8 +1787,10 @@ static void trav_task_run(void *arg, int worker UNUSED)
 			if (__atomic_load_n(&reach_map[x], __ATOMIC_RELAXED) ||
 			    __atomic_exchange_n(&reach_map[x], 1, __ATOMIC_RELAXED))
 				continue;
-			if (objs[x].type != OBJ_BLOB)
+			if (type_map[x] != OBJ_BLOB) {
+				__builtin_prefetch(&objs[x].links);
 				st[sp++] = x;
+			}
 		}
 		if (sp >= 64 && thread_pool_pending(pool) < (size_t)thread_pool_threads(pool)) {
 			trav_add(st, sp / 2);
@@ -1781,9 +1807,6 @@ static void traverse_parallel(void)
 		trav_add(pending + i, nr_pending - i < 64 ? nr_pending - i : 64);
 	nr_pending = 0;
 	thread_pool_wait(pool);
-	for (size_t i = 0; i < nr_objs; i++)
-		if (reach_map[i])
-			objs[i].flags |= REACHABLE;
 }
 
 static void traverse(void)
@@ -2161,12 +2184,19 @@ out:
 	strbuf_release(&sb);
 }
 
+/* The parallel walk marks reach_map only. */
+static inline int is_reachable(const struct fobj *o)
+{
+	return (o->flags & REACHABLE) || (o >= objs && o < objs + nr_objs && reach_map[o - objs]);
+}
+
 /* Is the object in git's object table by now? */
 static int in_git_table(const struct fobj *o)
 {
 	if (o < objs || o >= objs + nr_objs)
 		return 1;
-	return (o->flags & (HAS_OBJ | USED | REACHABLE | CREATED)) || used_map[o - objs];
+	return (o->flags & (HAS_OBJ | USED | REACHABLE | CREATED)) || used_map[o - objs] ||
+		reach_map[o - objs];
 }
 
 /* git prints the size of its object hash table: a power of two, at least
@@ -2197,13 +2227,20 @@ static void check_connectivity(void)
 		size_t i = 0, j = 0;
 		while (i < nr_objs || j < nr_virtual) {
 			struct fobj *o;
+			/* Everything verified: a reachable object has nothing to
+			 * say, and the table entry need not be fetched. */
+			if (all_verified && !verbose && i < nr_objs && reach_map[i] &&
+			    (j >= nr_virtual || oidcmp(&objs[i].oid, &virt[j].oid) < 0)) {
+				i++;
+				continue;
+			}
 			if (j >= nr_virtual || (i < nr_objs && oidcmp(&objs[i].oid, &virt[j].oid) < 0))
 				o = &objs[i++];
 			else
 				o = &virt[j++];
 			if (verbose && in_git_table(o))
 				fprintf(stderr, "Checking %s\n", thex(&o->oid));
-			if (o->flags & REACHABLE) {
+			if (is_reachable(o)) {
 				if (o->flags & HAS_OBJ)
 					continue;
 				if (o->flags & IN_PACK)
