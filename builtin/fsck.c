@@ -765,7 +765,11 @@ static int check_obj(struct fobj *o, enum object_type type, const char *buf, siz
 	old = __atomic_fetch_or(&o->flags, SEEN, __ATOMIC_ACQ_REL);
 	if (!(old & SEEN)) {
 		size_t mark = m->err.len;
-		if (type == OBJ_TREE && (o->links = tree_links_checked(&o->oid, buf, len)))
+		/* A blob links nowhere: one shared empty list (most objects). */
+		static uint32_t no_links[1];
+		if (type == OBJ_BLOB)
+			o->links = no_links;
+		else if (type == OBJ_TREE && (o->links = tree_links_checked(&o->oid, buf, len)))
 			checked = 1;
 		else
 			o->links = collect_links(type, buf, len);
