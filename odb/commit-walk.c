@@ -266,6 +266,11 @@ static int parse_head(struct commit_node *c)
  * the usual way. Results stay for later walks; the helper is stopped and
  * joined when each walk ends. Cost: 4 bytes per object of the pack and
  * about 50 per commit, allocated when the first long walk starts.
+ *
+ * The list pays on one thread too: a commit read by rank needs no index
+ * search for itself (its neighbours hold its parent) nor the hash table.
+ * Without a second thread the walk lists the pack itself, once it has
+ * read a sixteenth as many commits as the pack has objects.
  */
 #define AHEAD_AFTER 256
 #define AHEAD_PARENTS 2
@@ -471,23 +476,34 @@ static void ahead_stop_when_done(void)
 
 /* Start the helper at the commit x (its entry in the pack), heading
  * towards the commit from, which the walk is coming down from. */
-static void ahead_start(struct commit_node *x, struct commit_node *from)
+static size_t ahead_start(struct commit_node *x, struct commit_node *from, size_t popped)
 {
 	uint64_t xoff, foff;
 	struct packed_git *p;
 
-	if (by_pos || !ahead_mode() || !(p = odb_pack_of(&x->oid, &xoff)) ||
-	    odb_pack_of(&from->oid, &foff) != p || xoff == foff || (ah.pack && ah.pack != p))
-		return;
+	if (by_pos || !(p = odb_pack_of(&x->oid, &xoff)) || odb_pack_of(&from->oid, &foff) != p ||
+	    xoff == foff || (ah.pack && ah.pack != p))
+		return 0;
+	if (!ahead_mode()) {
+		/* One thread: listing the pack pays only on a walk that
+		 * reads a good share of its commits. */
+		if (!ah.ready && popped < p->idx.nr / 16)
+			return p->idx.nr / 16;
+		ah.pack = p;
+		if (!ah.ready)
+			list_commits();
+		return 0;
+	}
 	ah.pack = p;
 	ah.start = xoff;
 	ah.dir = foff > xoff ? 1 : -1;
 	ah.stop = 0;
 	if (pthread_create(&ah.thread, NULL, ahead_run, NULL))
-		return;
+		return 0;
 	ah.running = 1;
 	if (ahead_mode() == 2)
 		ahead_stop_when_done();
+	return 0;
 }
 
 static void ahead_stop(void)
@@ -726,7 +742,7 @@ static int contains_chunk(struct commit_node *x, struct commit_node **tips, size
 {
 	struct walk w = { 0 };
 	size_t live = 0;   /* queued commits not reachable from x */
-	size_t popped = 0;
+	size_t popped = 0, ahead_at = AHEAD_AFTER;
 	uint32_t gx = x->generation;
 	int ret = 0;
 
@@ -752,8 +768,8 @@ static int contains_chunk(struct commit_node *x, struct commit_node **tips, size
 		int below = !!(c->flags & BELOW);
 		if (!below)
 			live--;
-		if (++popped == AHEAD_AFTER)
-			ahead_start(x, c);
+		if (++popped == ahead_at)
+			ahead_at = ahead_start(x, c, popped);
 		if (commit_parse(c)) {
 			ret = -1;
 			break;
