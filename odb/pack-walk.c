@@ -323,7 +323,13 @@ static void *inflate_exact(z_stream *zs, int fast, const unsigned char *start,
 	return out;
 }
 
-/* Finds where the zlib stream at start ends without keeping its output. */
+/*
+ * Finds where the zlib stream at start ends without keeping its output.
+ * The output may not pass size, as in git's reader, whose buffer holds
+ * size bytes: a stream that needs more room fails as "stream longer than
+ * its size", one that ends short as "size mismatch", one that needs bytes
+ * past avail as "truncated"; a zlib error keeps zlib's message.
+ */
 static int inflate_skip(const unsigned char *start, uint64_t avail, uint64_t size,
 			const char **detail, uint64_t *used)
 {
@@ -338,22 +344,32 @@ static int inflate_skip(const unsigned char *start, uint64_t avail, uint64_t siz
 	z.next_in = (unsigned char *)start;
 	for (;;) {
 		uint64_t in_left = avail - (uint64_t)(z.next_in - start);
+		uint64_t out_left = size - (uint64_t)z.total_out;
+		uInt in_before, out_before;
 		if (!z.avail_in)
 			z.avail_in = (uInt)(in_left > (1u << 30) ? (1u << 30) : in_left);
 		z.next_out = buf;
-		z.avail_out = sizeof(buf);
+		z.avail_out = (uInt)(out_left > sizeof(buf) ? sizeof(buf) : out_left);
+		in_before = z.avail_in;
+		out_before = z.avail_out;
 		st = inflate(&z, Z_NO_FLUSH);
-		if (st == Z_STREAM_END)
+		if (st == Z_STREAM_END || (st != Z_OK && st != Z_BUF_ERROR))
 			break;
-		if (st != Z_OK || (!z.avail_in && z.avail_out) || z.total_out > size) {
-			if (st == Z_OK || st == Z_BUF_ERROR)
-				st = Z_BUF_ERROR;
+		if (z.avail_in == in_before && z.avail_out == out_before) {
+			st = Z_BUF_ERROR;  /* no progress: wants input or room */
 			break;
 		}
 	}
 	*used = (uint64_t)(z.next_in - start);
 	if (st != Z_STREAM_END || z.total_out != size) {
-		*detail = z.msg ? z.msg : st == Z_STREAM_END ? "size mismatch" : "truncated";
+		if (st == Z_STREAM_END)
+			*detail = "size mismatch";
+		else if (st != Z_BUF_ERROR)
+			*detail = z.msg ? z.msg : "data error";
+		else if (*used >= avail)
+			*detail = "truncated";
+		else
+			*detail = "stream longer than its size";
 		inflateEnd(&z);
 		return -1;
 	}

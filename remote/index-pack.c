@@ -229,6 +229,56 @@ int index_write_v2(int fd, struct idx_entry *e, uint32_t nr, const unsigned char
 	return h.failed ? -1 : 0;
 }
 
+/* An entry header the walk refused, read again the way git reads it, for
+ * git's message: bytes past the end of the file are an early EOF. */
+static int report_bad_header(const unsigned char *pack, size_t len, uint64_t off)
+{
+	unsigned long long at = (unsigned long long)off;
+	uint64_t p = off, dist;
+	unsigned type;
+	unsigned char c;
+
+	if (p >= len)
+		return fail("early EOF");
+	c = pack[p++];
+	type = (c >> 4) & 7;
+	while (c & 0x80) {
+		if (p >= len)
+			return fail("early EOF");
+		c = pack[p++];
+	}
+	switch (type) {
+	case OBJ_COMMIT: case OBJ_TREE: case OBJ_BLOB: case OBJ_TAG:
+		break;
+	case OBJ_REF_DELTA:
+		if (len - p < RAW_SZ)
+			return fail("early EOF");
+		break;
+	case OBJ_OFS_DELTA:
+		if (p >= len)
+			return fail("early EOF");
+		c = pack[p++];
+		dist = c & 127;
+		while (c & 128) {
+			dist += 1;
+			if (!dist || (dist >> 56))
+				return fail("pack has bad object at offset %llu: "
+					    "offset value overflow for delta base object", at);
+			if (p >= len)
+				return fail("early EOF");
+			c = pack[p++];
+			dist = (dist << 7) + (c & 127);
+		}
+		if (!dist || dist >= off)
+			return fail("pack has bad object at offset %llu: "
+				    "delta base offset is out of bound", at);
+		break;
+	default:
+		return fail("pack has bad object at offset %llu: unknown object type %u", at, type);
+	}
+	return fail("pack has bad object at offset %llu", at);
+}
+
 static int report_walk_fail(struct ip_state *st, const unsigned char *pack, size_t len)
 {
 	const struct pack_walk_error *err = &st->first_err;
@@ -247,6 +297,13 @@ static int report_walk_fail(struct ip_state *st, const unsigned char *pack, size
 		/* zlib ran into the trailer: the pack was cut short */
 		if (err->detail && (strstr(err->detail, "buffer") || strstr(err->detail, "truncated")))
 			return fail("early EOF");
+		/* git's reader has room for the size the header gives */
+		if (err->detail && !strcmp(err->detail, "size mismatch"))
+			return fail("pack has bad object at offset %llu: inflate returned 1",
+				    (unsigned long long)err->offset);
+		if (err->detail && !strcmp(err->detail, "stream longer than its size"))
+			return fail("pack has bad object at offset %llu: inflate returned -5",
+				    (unsigned long long)err->offset);
 		/* git's two lines for a zlib data error */
 		if (err->detail)
 			error("inflate: data stream error (%s)", err->detail);
@@ -260,13 +317,8 @@ static int report_walk_fail(struct ip_state *st, const unsigned char *pack, size
 	case PACK_WALK_BAD_BASE:
 	case PACK_WALK_DELTA_CYCLE:
 		return fail("failed to apply delta");
-	case PACK_WALK_BAD_HEADER: {
-		unsigned t = err->offset < len ? (pack[err->offset] >> 4) & 7 : 0;
-		if (err->offset < len && (t == 0 || t == 5))
-			return fail("pack has bad object at offset %llu: unknown object type %u",
-				    (unsigned long long)err->offset, t);
-		return fail("pack has bad object at offset %llu", (unsigned long long)err->offset);
-	}
+	case PACK_WALK_BAD_HEADER:
+		return report_bad_header(pack, len, err->offset);
 	default:
 		return fail("pack has bad object at offset %llu", (unsigned long long)err->offset);
 	}

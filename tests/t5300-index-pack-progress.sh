@@ -161,10 +161,17 @@ test_expect_success 'setup: damaged packs' '
 	b=$(od -An -tu1 -j12 -N1 ofs.pack) &&
 	printf "\\$(printf %o $(( (b & 143) | 80 )))" |
 		dd of=bad-type.pack bs=1 seek=12 conv=notrunc 2>/dev/null &&
-	! cmp ofs.pack bad-type.pack
+	! cmp ofs.pack bad-type.pack &&
+	# the first entry says it is one byte longer, or shorter, than it is
+	b=$(od -An -tu1 -j12 -N1 one.pack) &&
+	for d in 1 15; do
+		cp one.pack size$d.pack && chmod u+w size$d.pack &&
+		printf "\\$(printf %o $(( (b & 240) | ((b + d) & 15) )))" |
+			dd of=size$d.pack bs=1 seek=12 conv=notrunc 2>/dev/null || return 1
+	done
 '
 
-for p in cut-trailer cut-entries bad-sum junk thin liar fewer bad-type; do
+for p in cut-trailer cut-entries bad-sum junk thin liar fewer bad-type size1 size15; do
 	test_expect_success "index-pack -v $p.pack: the lines git prints before failing" "
 		progress_file $p.pack 2 &&
 		grep -q fatal actual.err
