@@ -99,6 +99,9 @@ WT_PREP='echo ../../../wr/.git >r/.git/worktrees/wr/gitdir'
 for args in "-vv" "-d e" "-m e e2"; do
 	test_expect_success "a relative gitdir file: branch $args" "wt_change r r/.git $args"
 done
+# a HEAD that cannot be locked: git renames, then names that work tree
+WT_PREP=': >r/.git/worktrees/wa/HEAD.lock'
+test_expect_success "a locked HEAD elsewhere: branch -m a a2" "wt_change r r/.git -m a a2"
 WT_PREP=
 for args in "-d a" "-D a" "-d b" "-D a b c" "-d c" "-f a two" "-f c one" "-f e" \
 	"-m a a2" "-M a a2" "-m b b2" "-m a master" "-M a master" "-M master a" \
