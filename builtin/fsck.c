@@ -42,6 +42,7 @@ enum {
 	IN_PACK = 16,
 	IN_LOOSE = 32,
 	CREATED = 64,   /* in git's object table though none of the above says so */
+	WALK_BAD = 128, /* a tree git's walk cannot decode: it says so each visit */
 };
 
 /* A link: table index in the low 28 bits, type in bits 28-30, bit 31
@@ -706,6 +707,38 @@ static int link_type_mismatch(struct fobj *o, enum object_type type, struct msgs
 	return 0;
 }
 
+/* Trees the walk cannot decode, and why (rare: a list under a lock). */
+struct walk_bad {
+	uint32_t idx;
+	const char *why;
+};
+static struct walk_bad *walk_bad;
+static size_t nr_walk_bad, alloc_walk_bad;
+static pthread_mutex_t walk_bad_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void walk_bad_add(struct fobj *o, const char *why)
+{
+	pthread_mutex_lock(&walk_bad_lock);
+	if (!(o->flags & WALK_BAD)) {
+		ALLOC_GROW(walk_bad, nr_walk_bad + 1, alloc_walk_bad);
+		walk_bad[nr_walk_bad].idx = (uint32_t)(o - objs);
+		walk_bad[nr_walk_bad].why = why;
+		nr_walk_bad++;
+		__atomic_fetch_or(&o->flags, WALK_BAD, __ATOMIC_RELAXED);
+	}
+	pthread_mutex_unlock(&walk_bad_lock);
+}
+
+/* git's connectivity walk decodes each reachable tree again. */
+static void walk_bad_say(const struct fobj *o)
+{
+	for (size_t i = 0; i < nr_walk_bad; i++)
+		if (&objs[walk_bad[i].idx] == o) {
+			error("%s", walk_bad[i].why);
+			return;
+		}
+}
+
 /* Does the tree decoder git uses in fsck_walk stop at the first entry?
  * Then git reports "broken links" before the syntax checks. */
 static int tree_first_entry_bad(const char *buf, size_t len, const char **why)
@@ -816,14 +849,20 @@ static int check_obj(struct fobj *o, enum object_type type, const char *buf, siz
 		struct strbuf tail = STRBUF_INIT;
 		err = fsck_check_object(&fopts, &o->oid, type, buf, len, report_cb, m, &why2);
 		if (why2) {
-			/* git's tree decoder prints its reason before the report. */
+			/* git's tree decoder prints its reason before the report;
+			 * its walk did so first unless it stopped at the first
+			 * entry (said above). */
 			strbuf_add(&tail, m->err.buf + before, m->err.len - before);
 			strbuf_setlen(&m->err, before);
+			if (!why)
+				msg_add(m, 1, "error: %s", why2);
 			msg_add(m, 1, "error: %s", why2);
 			strbuf_addbuf(&m->err, &tail);
 			strbuf_release(&tail);
 		}
 	}
+	if (why || why2)
+		walk_bad_add(o, why ? why : why2);
 	if (err)
 		return err;
 show:
@@ -1823,6 +1862,8 @@ static void traverse(void)
 		uint32_t r = pending[--nr_pending];
 		struct fobj *p = link_target(r);
 		uint32_t *l = p->links;
+		if (p->flags & WALK_BAD)
+			walk_bad_say(p);
 		if (!l)
 			continue;
 		for (uint32_t i = 1; i <= l[0]; i++) {
@@ -1857,7 +1898,9 @@ static void mark_used_links(void)
 		need = !(objs[i].flags & HAS_OBJ);
 	for (size_t i = 0; i < nr_virtual && !need; i++)
 		need = !virt[i].type;
-	all_verified = !need && !nr_virtual;
+	/* The parallel walk says nothing: trees to complain about take
+	 * the ordered one. */
+	all_verified = !need && !nr_virtual && !nr_walk_bad;
 	if (!need)
 		return;
 	for (size_t i = 0; i < nr_objs; i++) {

@@ -244,6 +244,22 @@ test_expect_failure 'tag: wrong type of the tagged object, tag read first' '
 	fresh && git hash-object -t tag --literally -w "$TRASH/obj.wt" >/dev/null && cmp_fsck
 '
 
+# git's connectivity walk decodes each reachable tree again and repeats
+# what stops its decoder; a bad later entry is told twice while checking
+# (its walk, then its syntax check), a bad first entry once.
+test_expect_success 'reachable trees git cannot decode: told again by the walk' '
+	B=$(git -C clean rev-parse c1:c1.t) &&
+	fresh &&
+	{ tree_of 100644 a $B 10x644 b $B >"$TRASH/tree.mode" &&
+	  printf "100644 a\0" >"$TRASH/tree.short" && printf 1234 >>"$TRASH/tree.short"; } &&
+	t1=$(git hash-object -t tree --literally -w "$TRASH/tree.mode") &&
+	t2=$(git hash-object -t tree --literally -w "$TRASH/tree.short") &&
+	git update-ref refs/heads/b1 $(git commit-tree $t1 -m one) &&
+	git update-ref refs/heads/b2 $(git commit-tree $t2 -m two) &&
+	cmp_fsck && test $(grep -c "malformed mode" "$TRASH/m.err") = 3 &&
+	MINI_GIT_THREADS=3 cmp_fsck --no-dangling
+'
+
 test_expect_success '--strict and fsck.<msg-id> change severities like git' '
 	printf "object $C\\ntype commit\\ntag v1\\n\\nm\\n" >"$TRASH/obj.nt" &&
 	fresh && git hash-object -t tag --literally -w "$TRASH/obj.nt" >/dev/null &&
