@@ -541,9 +541,9 @@ int decode_stream(struct inflater *f, const unsigned char *in, size_t avail,
 				*o++ = (unsigned char)e.val;
 				if (head && o == oend)
 					return 0;
-				/* At least 41 bits are left: a second literal
-				 * whose code the primary table holds (10 bits at
-				 * most) needs no refill, nor another loop test. */
+				/* At least 41 bits are left: two more literals
+				 * whose codes the primary table holds (10 bits at
+				 * most each) need no refill, nor a loop test. */
 				e = lit[s.bb & ((1u << LIT_BITS) - 1)];
 				if (e.kx >> 5 == K_LIT) {
 					s.bb >>= e.len;
@@ -551,6 +551,14 @@ int decode_stream(struct inflater *f, const unsigned char *in, size_t avail,
 					*o++ = (unsigned char)e.val;
 					if (head && o == oend)
 						return 0;
+					e = lit[s.bb & ((1u << LIT_BITS) - 1)];
+					if (e.kx >> 5 == K_LIT) {
+						s.bb >>= e.len;
+						s.bc -= e.len;
+						*o++ = (unsigned char)e.val;
+						if (head && o == oend)
+							return 0;
+					}
 				}
 				continue;
 			}
