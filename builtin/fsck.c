@@ -51,12 +51,14 @@ enum {
 #define LINK_INDEX(l) ((l) & 0x0fffffffu)
 #define LINK_TYPE(l) ((enum object_type)(((l) >> 28) & 7))
 
+/* 32 bytes: the id and the small fields fill the first 24, so the link
+ * pointer needs no padding (millions of entries, fetched at random). */
 struct fobj {
 	struct object_id oid;
 	uint8_t type;
 	uint8_t flags;
-	uint32_t *links;    /* links[0] = count */
 	uint16_t stage;     /* when verified: 0 loose, 1 + pack number; or NO_STAGE */
+	uint32_t *links;    /* links[0] = count */
 };
 #define NO_STAGE 0xffff
 static uint16_t current_stage;
@@ -1353,7 +1355,9 @@ static int cmp_pack(const void *a, const void *b)
 
 struct pack_ctx {
 	struct fpack *f;
-	struct msgs **msgs;   /* per entry in pack order, allocated on need */
+	/* Per entry in pack order; the array itself only once an entry has
+	 * something to say (a clean pack never zeroes it). */
+	struct msgs **msgs;
 	size_t msgs_mapped;   /* bytes, when msgs was mapped */
 	uint32_t nr_msgs;
 	int err;              /* git's verify_pack() result */
@@ -1361,8 +1365,28 @@ struct pack_ctx {
 	pthread_mutex_t lock;
 };
 
+static void entry_msgs_array(struct pack_ctx *c)
+{
+	size_t n = (size_t)c->f->p.idx.nr + 1;
+	struct msgs **a;
+
+	pthread_mutex_lock(&c->lock);
+	if (!c->msgs) {
+		c->msgs_mapped = n * sizeof(*a);
+		a = huge_zalloc(c->msgs_mapped);
+		if (!a) {
+			c->msgs_mapped = 0;
+			a = xcalloc(n, sizeof(*a));
+		}
+		__atomic_store_n(&c->msgs, a, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
 static struct msgs *entry_msgs(struct pack_ctx *c, uint32_t nr)
 {
+	if (!__atomic_load_n(&c->msgs, __ATOMIC_ACQUIRE))
+		entry_msgs_array(c);
 	if (!c->msgs[nr]) {
 		struct msgs *m = xmalloc(sizeof(*m));
 		strbuf_init(&m->out, 0);
@@ -1562,12 +1586,7 @@ static void verify_one_pack(struct fpack *f)
 	pack_advise_walk(&f->p);
 	memset(&c, 0, sizeof(c));
 	c.f = f;
-	c.msgs_mapped = ((size_t)f->p.idx.nr + 1) * sizeof(*c.msgs);
-	c.msgs = huge_zalloc(c.msgs_mapped);
-	if (!c.msgs) {
-		c.msgs_mapped = 0;
-		c.msgs = xcalloc(f->p.idx.nr + 1, sizeof(*c.msgs));
-	}
+	pthread_mutex_init(&c.lock, NULL);
 	memset(&opts, 0, sizeof(opts));
 	opts.idx = &f->p.idx;
 	opts.pool = pool;
@@ -1607,6 +1626,7 @@ static void verify_one_pack(struct fpack *f)
 		munmap(c.msgs, c.msgs_mapped);
 	else
 		free(c.msgs);
+	pthread_mutex_destroy(&c.lock);
 	if (err || c.err)
 		errors_found |= ERROR_PACK;
 }
