@@ -259,13 +259,14 @@ static int parse_head(struct commit_node *c)
  *
  * Commits are numbered by their rank in that list. Each one's state says
  * who reads it: the first to claim it (TODO -> BUSY); the helper
- * publishes its result with DONE; the walk waits only for a commit the
- * helper is reading at that moment. What the helper cannot settle (a
- * delta, a long header, more than AHEAD_PARENTS parents, a parent that is
- * not a commit of this pack) it hands back as TODO, and the walk reads it
- * the usual way. Results stay for later walks; the helper is stopped and
- * joined when each walk ends. Cost: 4 bytes per object of the pack and
- * about 50 per commit, allocated when the first long walk starts.
+ * publishes its result with DONE; the walk never waits: a commit the
+ * helper is reading at that moment it reads too, for itself. What the
+ * helper cannot settle (a delta, a long header, more than AHEAD_PARENTS
+ * parents, a parent that is not a commit of this pack) it hands back as
+ * TODO, and the walk reads it the usual way. Results stay for later
+ * walks; the helper is stopped and joined when each walk ends. Cost: 4
+ * bytes per object of the pack and about 50 per commit, allocated when
+ * the first long walk starts.
  *
  * The list pays on one thread too: a commit read by rank needs no index
  * search for itself (its neighbours hold its parent) nor the hash table.
@@ -561,7 +562,7 @@ static struct commit_node *lookup_by_rank(const struct object_id *oid)
 static int parse_ahead(struct commit_node *c)
 {
 	uint32_t k = c->pack_pos;
-	struct ahead_result *r;
+	struct ahead_result *r, mine;
 
 	if (!ah.filed) {
 		if (!__atomic_load_n(&ah.ready, __ATOMIC_ACQUIRE))
@@ -576,6 +577,7 @@ static int parse_ahead(struct commit_node *c)
 		k = c->pack_pos = ah.rank[pos];
 		ah.node[k] = c;
 	}
+	r = &ah.res[k];
 	for (;;) {
 		uint8_t st = __atomic_load_n(&ah.state[k], __ATOMIC_ACQUIRE);
 		if (st == AH_DONE)
@@ -586,15 +588,18 @@ static int parse_ahead(struct commit_node *c)
 				continue;
 			/* Claimed for good: on failure it stays BUSY, and the
 			 * usual path reads it. */
-			if (read_at(k, &ah.res[k]))
+			if (read_at(k, r))
 				return -1;
 			__atomic_store_n(&ah.state[k], AH_DONE, __ATOMIC_RELAXED);
 			break;
 		}
-		/* The helper is reading it: about a microsecond. */
-#if defined(__x86_64__) || defined(__i386__)
-		__builtin_ia32_pause();
-#endif
+		/* The helper is reading it (or could not): rather than wait
+		 * for a thread that may not even be running, read it here
+		 * too, into a result of our own. */
+		if (read_at(k, &mine))
+			return -1;
+		r = &mine;
+		break;
 	}
 	r = &ah.res[k];
 	c->date = r->date;
