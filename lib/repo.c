@@ -62,6 +62,8 @@ static char *read_commondir(const char *gitdir)
 /* The commondir that the last successful is_git_directory_head() read,
  * so that set_paths() need not open the file again. */
 static char *found_common;
+/* The git dir is a linked worktree's (it has a "commondir" file). */
+static int has_commondir;
 
 /*
  * with_common: look for a "commondir" file. Only the git dir of a linked
@@ -217,6 +219,13 @@ static void check_repository_format(struct format_check *fc)
 	strbuf_init(&fc->unknown, 0);
 	config_for_each(CONFIG_REPO, check_format_cb, fc);
 	(void)v;
+	/* As git: the shared config's core.bare and core.worktree describe
+	 * the main worktree, not a linked one. */
+	if (has_commondir) {
+		fc->bare = -1;
+		free(fc->worktree);
+		fc->worktree = NULL;
+	}
 	if (fc->version > 1)
 		die("Expected git repo version <= 1, found %ld", fc->version);
 	if (fc->version == 1) {
@@ -295,6 +304,7 @@ static void set_paths(const char *gitdir)
 	common = found_common;
 	found_common = NULL;
 	the_repo.commondir = common ? common : xstrdup(gitdir);
+	has_commondir = !!common;
 	the_repo.objdir = objenv ? xstrdup(objenv) : xstrfmt("%s/objects", the_repo.commondir);
 	repo_found = 1;
 }

@@ -104,4 +104,14 @@ test_expect_success 'safe.directory allows it' '
 	 git config --global --unset safe.directory)
 '
 
+test_expect_success 'a linked worktree of a bare repository is not bare' '
+	git clone -q --bare repo bare-main.git &&
+	git -C bare-main.git worktree add -q ../bare-linked 2>/dev/null &&
+	(cd bare-linked &&
+	 compare_git rev-parse --is-bare-repository --is-inside-work-tree --show-toplevel --git-dir &&
+	 mkdir -p sub && cd sub && compare_git rev-parse --show-prefix --show-toplevel) &&
+	git -C bare-main.git config core.worktree /nonexistent &&
+	(cd bare-linked && compare_git rev-parse --is-bare-repository --show-toplevel)
+'
+
 test_done
