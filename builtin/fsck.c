@@ -14,6 +14,7 @@
 #include "lib/progress.h"
 #include "lib/repo.h"
 #include "lib/thread-pool.h"
+#include "lib/worktree.h"
 #include "odb/odb.h"
 #include "odb/pack.h"
 #include "odb/pack-walk.h"
@@ -2114,6 +2115,109 @@ static void head_link(void)
 	handle_ref("HEAD", &oid);
 }
 
+/* The main store's reflogs in the order git's iterator finds them: the
+ * entries of logs/ as the kernel lists them, HEAD among them. */
+static int logs_top_entry(const char *name, unsigned type UNUSED, void *data)
+{
+	if (!strcmp(name, "HEAD")) {
+		reflog_saw_head = 1;
+		refs_for_each_reflog_entry("HEAD", reflog_ent_cb, (void *)"HEAD");
+	} else if (!strcmp(name, "refs")) {
+		*(int *)data = 1;
+		refs_for_each_reflog(fsck_reflog_cb, NULL);
+	}
+	return 0;
+}
+
+static void main_reflogs(void)
+{
+	int saw_refs = 0;
+	/* A linked work tree's logs/ holds its HEAD only: the shared ones
+	 * come after it. */
+	dir_read(git_path("logs"), logs_top_entry, &saw_refs);
+	if (!saw_refs)
+		refs_for_each_reflog(fsck_reflog_cb, NULL);
+}
+
+/* A linked work tree's own HEAD log, read by hand (the ref layer knows
+ * the current work tree only). */
+static void worktree_head_reflog(const struct worktree *wt, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
+	const char *p, *end;
+
+	strbuf_addf(&path, "%s/logs/HEAD", wt->gitdir);
+	if (strbuf_read_file(&sb, path.buf, 0) >= 0) {
+		for (p = sb.buf, end = sb.buf + sb.len; p < end;) {
+			const char *nl = memchr(p, '\n', end - p);
+			size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+			struct object_id o, w;
+			if (n > 2 * HEX_SZ + 1 && p[HEX_SZ] == ' ' && p[2 * HEX_SZ + 1] == ' ' &&
+			    !get_oid_hex(p, &o) && !get_oid_hex(p + HEX_SZ + 1, &w))
+				reflog_ent_cb(&o, &w, NULL, 0, 0, NULL, (void *)name);
+			p += n + (nl != NULL);
+		}
+	}
+	strbuf_release(&sb);
+	strbuf_release(&path);
+}
+
+/*
+ * git 2.39 goes on with each linked work tree: its HEAD as a root under
+ * the name worktrees/<id>/HEAD, then its reflogs (its HEAD's, then the
+ * shared ones again). Done from the main work tree only: from a linked
+ * one git names the others differently.
+ */
+static void linked_worktrees(void)
+{
+	struct worktree **wts = worktrees_get();
+
+	for (struct worktree **w = wts; *w; w++)
+		if ((*w)->is_current && (*w)->id)
+			return;
+	for (; *wts; wts++) {
+		struct worktree *wt = *wts;
+		struct object_id oid;
+		char *name;
+
+		if (!wt->id)
+			continue;
+		name = xstrfmt("worktrees/%s/HEAD", wt->id);
+		if (verbose)
+			fprintf(stderr, "Checking %s link\n", name);
+		oidclr(&oid);
+		if (wt->is_detached) {
+			oidcpy(&oid, &wt->head_oid);
+			if (is_null_oid(&oid)) {
+				errors_found |= ERROR_REFS;
+				error("%s: detached HEAD points at nothing", name);
+			} else {
+				handle_ref(name, &oid);
+			}
+		} else if (!wt->head_ref) {
+			errors_found |= ERROR_REFS;
+			error("invalid %s", name);
+		} else if (!starts_with(wt->head_ref, "refs/heads/")) {
+			errors_found |= ERROR_REFS;
+			error("%s points to something strange (%s)", name, wt->head_ref);
+		} else {
+			unsigned flags = 0;
+			if (!refs_resolve(wt->head_ref, &oid, &flags))
+				oidclr(&oid);
+			if (is_null_oid(&oid))
+				fprintf(stderr, "notice: %s points to an unborn branch (%s)\n", name,
+					wt->head_ref + 11);
+			else
+				handle_ref(name, &oid);
+		}
+		if (include_reflogs) {
+			worktree_head_reflog(wt, name);
+			refs_for_each_reflog(fsck_reflog_cb, NULL);
+		}
+		free(name);
+	}
+}
+
 /* Index entries (v2, v3, v4) are roots too: their ids are read before
  * the missing list is closed, since an index may name missing blobs. */
 static uint32_t *idx_links;
@@ -2501,12 +2605,12 @@ int cmd_fsck(int argc, const char **argv)
 
 	refs_for_each("refs/", REFS_INCLUDE_BROKEN, fsck_ref_cb, NULL);
 	head_link();
-	if (include_reflogs)
-	{
-		refs_for_each_reflog(fsck_reflog_cb, NULL);
+	if (include_reflogs) {
+		main_reflogs();
 		if (!reflog_saw_head && file_exists(git_path("logs/HEAD")))
 			refs_for_each_reflog_entry("HEAD", reflog_ent_cb, (void *)"HEAD");
 	}
+	linked_worktrees();
 	if (!default_refs) {
 		fprintf(stderr, "notice: No default references\n");
 		show_unreachable = 0;

@@ -117,6 +117,18 @@ test_expect_success 'detached HEAD and an empty repository' '
 	compare_verbose fsck --verbose
 '
 
+test_expect_success 'linked work trees: each HEAD a root, its reflogs after it' '
+	git clone -q repo wtrepo && cd wtrepo &&
+	git worktree add -q ../wt-a -b wta &&
+	git worktree add -q --detach ../wt-b HEAD~1 &&
+	(cd ../wt-b && echo z >z && git add z && git commit -q -m only-here) &&
+	compare_verbose fsck --verbose &&
+	grep "^Checking worktrees/wt-a/HEAD link" "$TRASH/.m.err" &&
+	grep "^Checking worktrees/wt-b/HEAD link" "$TRASH/.m.err" &&
+	compare_verbose fsck --no-reflogs --unreachable &&
+	! grep $(git -C ../wt-b rev-parse HEAD) "$TRASH/.m.out"
+'
+
 test_expect_success 'damaged objects: errors stay between the lines they belong to' '
 	git init -q bad && cd bad &&
 	test_commit one &&
