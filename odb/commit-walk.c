@@ -380,6 +380,17 @@ static int stopped(void)
 	return __atomic_load_n(&ah.stop, __ATOMIC_RELAXED);
 }
 
+/* pack_idx_offset() without a call for the common case. */
+static inline uint64_t offset_at(const struct pack_idx *idx, uint32_t i)
+{
+	if (idx->version == 2) {
+		uint32_t o = get_be32(idx->off32 + 4 * (size_t)i);
+		if (!(o & 0x80000000u))
+			return o;
+	}
+	return pack_idx_offset(idx, i);
+}
+
 /* The helper's first task: every commit of the pack, by offset. */
 static void list_commits(void)
 {
@@ -387,12 +398,21 @@ static void list_commits(void)
 	struct by_offset *order = xmalloc(st_mult(p->idx.nr ? p->idx.nr : 1, sizeof(*order)));
 	size_t nr = 0;
 
+	uint64_t ring[16];
+
+	/* One byte from each entry, all over the pack: the offsets are
+	 * taken 16 entries ahead, and those bytes asked for, before waiting
+	 * for this one. */
+	for (uint32_t i = 0; i < 16 && i < p->idx.nr; i++)
+		ring[i] = offset_at(&p->idx, i);
 	for (uint32_t i = 0; i < p->idx.nr; i++) {
-		uint64_t off = pack_idx_offset(&p->idx, i), ahead;
-		/* One byte from each entry, all over the pack: ask for the
-		 * ones a little further on before waiting for this one. */
-		if (i + 16 < p->idx.nr && (ahead = pack_idx_offset(&p->idx, i + 16)) < p->map_size)
-			__builtin_prefetch(p->map + ahead);
+		uint64_t off = ring[i & 15];
+		if (i + 16 < p->idx.nr) {
+			uint64_t ahead = offset_at(&p->idx, i + 16);
+			ring[i & 15] = ahead;
+			if (ahead < p->map_size)
+				__builtin_prefetch(p->map + ahead);
+		}
 		if (!(i & 4095) && stopped()) {
 			free(order);
 			return;   /* listed again by the next long walk */
@@ -414,6 +434,8 @@ static void list_commits(void)
 	ah.node = xcalloc(nr ? nr : 1, sizeof(*ah.node));
 	__atomic_store_n(&ah.ready, 1, __ATOMIC_RELEASE);
 }
+
+static int ahead_mode(void);
 
 static void *ahead_run(void *unused)
 {
@@ -438,6 +460,8 @@ static void *ahead_run(void *unused)
 		if (!__atomic_compare_exchange_n(&ah.state[k], &todo, AH_BUSY, 0,
 						 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			continue;
+		if (ahead_mode() == 3)
+			continue;   /* claims and never reads: for tests */
 		if (read_at(k, &r)) {
 			__atomic_store_n(&ah.state[k], AH_TODO, __ATOMIC_RELEASE);
 			continue;
@@ -456,13 +480,17 @@ size_t commit_walk_read_ahead(void)
 
 /* MINI_GIT_READ_AHEAD=0 turns the helper off (so does MINI_GIT_THREADS=1);
  * =wait makes the walk wait until the helper has read all it would, for
- * tests that count what it did. 1 on, 2 wait, 0 off. */
+ * tests that count what it did; =claim, for tests too, has the helper
+ * claim commits without ever reading them (the walk waits for that), so
+ * that the walk reads every one of them for itself. 1 on, 2 wait, 3
+ * claim, 0 off. */
 static int ahead_mode(void)
 {
 	static int mode = -1;
 	if (mode < 0) {
 		const char *e = getenv("MINI_GIT_READ_AHEAD");
-		mode = e && !strcmp(e, "0") ? 0 : e && !strcmp(e, "wait") ? 2 : 1;
+		mode = !e ? 1 : !strcmp(e, "0") ? 0 : !strcmp(e, "wait") ? 2 :
+		       !strcmp(e, "claim") ? 3 : 1;
 		if (mode && thread_pool_default_threads() < 2)
 			mode = 0;
 	}
@@ -502,7 +530,7 @@ static size_t ahead_start(struct commit_node *x, struct commit_node *from, size_
 	if (pthread_create(&ah.thread, NULL, ahead_run, NULL))
 		return 0;
 	ah.running = 1;
-	if (ahead_mode() == 2)
+	if (ahead_mode() >= 2)
 		ahead_stop_when_done();
 	return 0;
 }
@@ -601,7 +629,6 @@ static int parse_ahead(struct commit_node *c)
 		r = &mine;
 		break;
 	}
-	r = &ah.res[k];
 	c->date = r->date;
 	c->nr_parents = (uint16_t)r->nr;
 	c->parents = alloc_parents(r->nr);

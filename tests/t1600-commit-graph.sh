@@ -311,6 +311,9 @@ test_expect_success 'long walks read ahead: as git, in both pack orders' '
 			MINI_GIT_THREADS=2 MINI_GIT_READ_AHEAD=wait walk ahead $t \
 				$(git for-each-ref --format="%(refname:short)" refs/heads) >n &&
 			test $(cat n) -gt 200 &&
+			MINI_GIT_THREADS=2 MINI_GIT_READ_AHEAD=claim walk contains $t \
+				$(git for-each-ref --format="%(refname:short)" refs/heads) >actual &&
+			test_cmp expect actual &&
 			MINI_GIT_THREADS=1 walk contains $t $(git for-each-ref --format="%(refname:short)" refs/heads) >actual &&
 			test_cmp expect actual &&
 			MINI_GIT_THREADS=1 MINI_GIT_READ_AHEAD=wait walk ahead $t \
