@@ -325,10 +325,12 @@ static void *inflate_exact(z_stream *zs, int fast, const unsigned char *start,
 
 /*
  * Finds where the zlib stream at start ends without keeping its output.
- * The output may not pass size, as in git's reader, whose buffer holds
- * size bytes: a stream that needs more room fails as "stream longer than
- * its size", one that ends short as "size mismatch", one that needs bytes
- * past avail as "truncated"; a zlib error keeps zlib's message.
+ * Failures are named as git's reader, whose buffer holds the size the
+ * header gives, meets them: a stream with more output than that is
+ * "stream longer than its size" whatever follows (git stops there), one
+ * that ends short "size mismatch", one that needs bytes past avail
+ * "truncated"; a zlib error keeps zlib's message. The room given to zlib
+ * stays large: its fast loop runs only with 258 bytes of room or more.
  */
 static int inflate_skip(const unsigned char *start, uint64_t avail, uint64_t size,
 			const char **detail, uint64_t *used)
@@ -344,32 +346,30 @@ static int inflate_skip(const unsigned char *start, uint64_t avail, uint64_t siz
 	z.next_in = (unsigned char *)start;
 	for (;;) {
 		uint64_t in_left = avail - (uint64_t)(z.next_in - start);
-		uint64_t out_left = size - (uint64_t)z.total_out;
-		uInt in_before, out_before;
+		uInt in_before;
 		if (!z.avail_in)
 			z.avail_in = (uInt)(in_left > (1u << 30) ? (1u << 30) : in_left);
 		z.next_out = buf;
-		z.avail_out = (uInt)(out_left > sizeof(buf) ? sizeof(buf) : out_left);
+		z.avail_out = sizeof(buf);
 		in_before = z.avail_in;
-		out_before = z.avail_out;
 		st = inflate(&z, Z_NO_FLUSH);
-		if (st == Z_STREAM_END || (st != Z_OK && st != Z_BUF_ERROR))
+		if (st == Z_STREAM_END || z.total_out > size || (st != Z_OK && st != Z_BUF_ERROR))
 			break;
-		if (z.avail_in == in_before && z.avail_out == out_before) {
-			st = Z_BUF_ERROR;  /* no progress: wants input or room */
+		if (z.avail_in == in_before && z.avail_out == sizeof(buf)) {
+			st = Z_BUF_ERROR;  /* no progress: it wants input */
 			break;
 		}
 	}
 	*used = (uint64_t)(z.next_in - start);
 	if (st != Z_STREAM_END || z.total_out != size) {
-		if (st == Z_STREAM_END)
+		if (z.total_out > size)
+			*detail = "stream longer than its size";
+		else if (st == Z_STREAM_END)
 			*detail = "size mismatch";
 		else if (st != Z_BUF_ERROR)
 			*detail = z.msg ? z.msg : "data error";
-		else if (*used >= avail)
-			*detail = "truncated";
 		else
-			*detail = "stream longer than its size";
+			*detail = "truncated";
 		inflateEnd(&z);
 		return -1;
 	}
