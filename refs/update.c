@@ -690,11 +690,13 @@ int refs_copy_or_rename(const char *from, const char *to, const char *msg, int c
 			strbuf_release(&err);
 			return -1;
 		}
-		/* the deletion shows in HEAD's log when HEAD follows the old name */
-		if (!copy) {
-			static const struct object_id null_oid;
-			log_head_too(from, NULL, &oid, &null_oid, msg);
-		}
+	}
+	/* The deletion shows in HEAD's log when HEAD follows the old name;
+	 * git logs it even when renaming a branch onto itself, where the
+	 * ref itself is left in place here. */
+	if (!copy) {
+		static const struct object_id null_oid;
+		log_head_too(from, NULL, &oid, &null_oid, msg);
 	}
 	strbuf_reset(&err);
 	r = do_update(to, &oid, NULL, msg, REF_NO_DEREF, &err, &oid);

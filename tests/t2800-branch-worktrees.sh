@@ -111,11 +111,12 @@ WT_PREP=
 for args in "-d a" "-D a" "-d b" "-D a b c" "-d c" "-f a two" "-f c one" "-f e" \
 	"-m a a2" "-M a a2" "-m b b2" "-m a master" "-M a master" "-M master a" \
 	"-c a a3" "-C c a" "-c a e" "-M a a" "-m master main" "-M @{-1}" "new one" \
-	"-f master"
+	"-f master" "-m master master" "-M master master"
 do
 	test_expect_success "in r: branch $args" "wt_change r r/.git $args"
 done
-for args in "-d a" "-d c" "-f c one" "-M a a2" "-m master main" "-M a master" "-c a e"; do
+for args in "-d a" "-d c" "-f c one" "-M a a2" "-m master main" "-M a master" "-c a e" \
+	"-m a a" "-M master master"; do
 	test_expect_success "in wa: branch $args" "wt_change wa r/.git $args"
 done
 
