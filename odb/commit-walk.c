@@ -1,10 +1,14 @@
 /* commit-walk.c: the commit cache and the reachability walks.
  *
  * Nodes live in slabs (stable addresses). Those of commits in the
- * commit-graph are indexed by graph position; the others are found through
- * an open-addressing table keyed by the first bytes of the id, which are
- * already uniformly distributed. A node costs 56 bytes plus its parent
- * pointers.
+ * commit-graph are indexed by graph position, those of a pack read ahead
+ * (below) by rank; the others are found through an open-addressing table
+ * keyed by the first bytes of the id, which are already uniformly
+ * distributed. A node costs 56 bytes plus its parent pointers.
+ *
+ * Without a graph a commit is read from its object: only its start is
+ * inflated (parse_head), and long --contains walks read ahead on a
+ * second core (see "Reading ahead").
  *
  * Every walk pops commits from a heap ordered by generation, then date,
  * newest first. With a commit-graph a commit is always popped after all of
