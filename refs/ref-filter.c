@@ -999,6 +999,10 @@ static unsigned kind_of(const char *name)
 
 /* The literal part all patterns share, up to a '/', so that only that
  * part of the ref namespace is read. */
+/* Where the listing starts: as git, the longest prefix the patterns share
+ * before their first wildcard ("refs/tags" for "refs/tags", "refs/heads/m"
+ * for "refs/heads/m*"); git reads packed-refs from there, and dies on a
+ * dangerous record only if it reads one. */
 static const char *ref_filter_common_prefix(struct ref_filter *f)
 {
 	static struct strbuf sb = STRBUF_INIT;
@@ -1007,23 +1011,18 @@ static const char *ref_filter_common_prefix(struct ref_filter *f)
 		return "";
 	for (const char **p = f->patterns; *p; p++) {
 		size_t n = strcspn(*p, "*?[\\");
-		const char *slash = memrchr(*p, '/', n);
-		size_t keep = slash ? (size_t)(slash - *p) + 1 : 0;
 		if (p == f->patterns) {
-			strbuf_add(&sb, *p, keep);
+			strbuf_add(&sb, *p, n);
 			continue;
 		}
-		if (keep < sb.len)
-			strbuf_setlen(&sb, keep);
+		if (n < sb.len)
+			strbuf_setlen(&sb, n);
 		for (size_t i = 0; i < sb.len; i++)
 			if (sb.buf[i] != (*p)[i]) {
 				strbuf_setlen(&sb, i);
 				break;
 			}
 	}
-	/* cut back to a whole directory */
-	while (sb.len && sb.buf[sb.len - 1] != '/')
-		strbuf_setlen(&sb, sb.len - 1);
 	return sb.buf;
 }
 
@@ -1095,18 +1094,14 @@ int filter_refs(struct ref_array *a, struct ref_filter *f)
 			}
 		}
 	}
-	/* only the directories the kinds need */
+	/* one kind: only its directory; several (branch -a), as git, everything */
 	if ((f->kind & FILTER_REFS_ALL) == FILTER_REFS_BRANCHES)
 		ret = refs_for_each("refs/heads/", REFS_INCLUDE_BROKEN, collect_one, &c);
 	else if ((f->kind & FILTER_REFS_ALL) == FILTER_REFS_REMOTES)
 		ret = refs_for_each("refs/remotes/", REFS_INCLUDE_BROKEN, collect_one, &c);
 	else if ((f->kind & FILTER_REFS_ALL) == FILTER_REFS_TAGS)
 		ret = refs_for_each("refs/tags/", REFS_INCLUDE_BROKEN, collect_one, &c);
-	else if ((f->kind & FILTER_REFS_ALL) == (FILTER_REFS_BRANCHES | FILTER_REFS_REMOTES)) {
-		ret = refs_for_each("refs/heads/", REFS_INCLUDE_BROKEN, collect_one, &c);
-		if (!ret)
-			ret = refs_for_each("refs/remotes/", REFS_INCLUDE_BROKEN, collect_one, &c);
-	} else
+	else
 		ret = refs_for_each(ref_filter_common_prefix(f), REFS_INCLUDE_BROKEN, collect_one, &c);
 	if (!ret)
 		ret = ref_object_filter_commits(a, f);

@@ -150,15 +150,30 @@ test_expect_success 'packed-refs: names outside refs/ and dangerous names' '
 '
 
 # A record named "" (a NUL first) sorts before refs/: git's show-ref and
-# branch -a list packed-refs from its start and die on it; builtin/show-ref.c
-# lists from "refs/", refs/ref-filter.c lists refs/heads/ and refs/remotes/
-# apart, and neither reads that record.
-test_expect_failure 'packed-refs: a dangerous name before refs/' '
+# branch -a read packed-refs from its start and die on it; branch and
+# for-each-ref with a pattern start where their prefix does.
+test_expect_success 'packed-refs: a dangerous name before refs/' '
 	fresh dangerous2 &&
 	h=$(git rev-parse --verify HEAD) &&
 	{ echo "# pack-refs with: peeled fully-peeled sorted " &&
 	  printf "%s \\000x\\n" "$h"; } >.git/packed-refs &&
 	all_ref_cmds
+'
+
+# git reads packed-refs from a pattern's longest prefix before its first
+# wildcard ("refs/tags" for "refs/tags"), so a dangerous record between
+# refs/heads/ and refs/tags/ stops some listings and not others.
+test_expect_success 'packed-refs: a dangerous name between two prefixes' '
+	fresh dangerous3 &&
+	h=$(git rev-parse --verify HEAD) &&
+	{ echo "# pack-refs with: peeled fully-peeled sorted " &&
+	  echo "$h HEADX" && echo "$h refs/heads/p" &&
+	  echo "$h refs/notes/../x" && echo "$h refs/tags/t1"; } >.git/packed-refs &&
+	all_ref_cmds &&
+	for args in "for-each-ref refs/tags" "for-each-ref refs/tags/" "for-each-ref refs/t*" \
+		"for-each-ref refs/heads/p" "branch -a --list m*" "show-ref --tags" "branch -r"; do
+		echo "== $args" && hostile $args || return 1
+	done
 '
 
 test_expect_success 'garbage HEAD' '
