@@ -463,10 +463,16 @@ int ref_object_filter_commits(struct ref_array *a, struct ref_filter *f)
 		/* branch -v: git leaves out a ref whose object it cannot read;
 		 * what is read here is what the listing prints from */
 		for (size_t i = 0; i < n; i++) {
-			if (load_gently(a->items[i]) > 0)
+			if (load_gently(a->items[i]) > 0) {
 				a->items[out++] = a->items[i];
-			else
-				ref_item_free(a->items[i]);
+				continue;
+			}
+			/* git's parse_object asks whether the object exists
+			 * before it reads it: on a damaged pack, both attempts
+			 * report (the same lines, so the order does not matter) */
+			if (a->items[i]->obj_state < 0)
+				odb_has_object(&a->items[i]->oid);
+			ref_item_free(a->items[i]);
 		}
 		a->nr = n = out;
 		out = 0;

@@ -527,9 +527,9 @@ test_expect_success 'zero-length pack and index' '
 	all_obj_cmds $(git -C ../base rev-parse master)
 '
 
-# git branch -v skips branches whose commit it cannot read (errors on
-# stderr, exit 0); mini-git dies "missing object X for refs/heads/master".
-test_expect_failure 'branch -v with an unreadable pack' '
+# git branch -v skips branches whose commit it cannot read (each pack
+# error reported twice per branch: parse_object looks, then reads; exit 0).
+test_expect_success 'branch -v with an unreadable pack' '
 	cd "$TRASH/zero" &&
 	hostile branch -v
 '
