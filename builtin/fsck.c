@@ -840,6 +840,19 @@ static int check_obj(struct fobj *o, enum object_type type, const char *buf, siz
 	} else if (verbose_objs) {
 		verbose_line(m, type, &o->oid);
 	}
+	if (connectivity_only) {
+		/* git reads objects only to walk them: no syntax check, no
+		 * --tags lines; a tree its walk cannot decode is still told
+		 * when the walk reaches it. */
+		if (type == OBJ_TREE && !checked && !tree_first_entry_bad(buf, len, &why)) {
+			int reports = 0;
+			fsck_check_object(&fopts, &o->oid, type, buf, len, count_report_cb, &reports,
+					  &why2);
+		}
+		if (why || why2)
+			walk_bad_add(o, why ? why : why2);
+		return 0;
+	}
 	if (checked)
 		goto show;
 	if (type == OBJ_TREE && tree_first_entry_bad(buf, len, &why)) {
@@ -2551,9 +2564,9 @@ int cmd_fsck(int argc, const char **argv)
 	}
 	/*
 	 * --connectivity-only still reads every object: links are collected
-	 * by the same pass that verifies. Only git's progress lines differ
-	 * (it prints none in this mode). On a damaged repository this mode
-	 * reports what the full check reports.
+	 * by the same pass that verifies, which is how git would find them.
+	 * What git does not do in this mode is left unsaid: its syntax
+	 * checks, --root and --tags lines, progress and per-object lines.
 	 */
 	if (connectivity_only) {
 		show_progress = 0;

@@ -257,7 +257,21 @@ test_expect_success 'reachable trees git cannot decode: told again by the walk' 
 	git update-ref refs/heads/b1 $(git commit-tree $t1 -m one) &&
 	git update-ref refs/heads/b2 $(git commit-tree $t2 -m two) &&
 	cmp_fsck && test $(grep -c "malformed mode" "$TRASH/m.err") = 3 &&
-	MINI_GIT_THREADS=3 cmp_fsck --no-dangling
+	MINI_GIT_THREADS=3 cmp_fsck --no-dangling &&
+	cmp_fsck -z --connectivity-only && test $(grep -c "malformed mode" "$TRASH/m.err") = 1
+'
+
+# --connectivity-only reads objects to walk them, without git's syntax
+# checks: a bad date is no finding there, nor is a tag listed by --tags.
+test_expect_success '--connectivity-only: no syntax findings' '
+	T=$(git -C clean rev-parse c1^{tree}) &&
+	printf "tree %s\nauthor A <a@b> 1 +0000\ncommitter C <c@d> xx +0000\n\nm\n" $T >"$TRASH/obj.bd" &&
+	fresh && c=$(git hash-object -t commit --literally -w "$TRASH/obj.bd") &&
+	git update-ref refs/heads/bd $c && git tag -a -m t tg $c &&
+	cmp_fsck && grep badDate "$TRASH/m.err" &&
+	cmp_fsck -z --connectivity-only --tags && ! grep badDate "$TRASH/m.err" &&
+	echo $c | git pack-objects -q .git/objects/pack/pack && rm -f "$(loose_path $c)" &&
+	cmp_fsck -z --connectivity-only --root
 '
 
 test_expect_success '--strict and fsck.<msg-id> change severities like git' '
