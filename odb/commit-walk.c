@@ -190,6 +190,27 @@ struct head_info {
 	struct object_id parents[HEAD_PARENTS];
 };
 
+/* The date parse_ident() finds in an ident line, without the rest: the
+ * number after the line's last '>', when a '<' comes before that '>'
+ * (else 0, as for a date that is missing or overflows). */
+static timestamp_t ident_date(const char *line, size_t len)
+{
+	const char *end = line + len, *gt = memrchr(line, '>', len), *p;
+	timestamp_t v = 0;
+
+	if (!gt || !memchr(line, '<', (size_t)(gt - line)))
+		return 0;
+	for (p = gt + 1; p < end && *p == ' '; p++)
+		;
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		unsigned d = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return 0;
+		v = v * 10 + d;
+	}
+	return v;
+}
+
 /* The header in buf[0..got) of a commit of size bytes: 0, or -1 when
  * what was read cannot settle it. */
 static int parse_header(const char *p, size_t got, size_t size, struct head_info *h)
@@ -221,9 +242,7 @@ static int parse_header(const char *p, size_t got, size_t size, struct head_info
 		if (p == end || *p == '\n')
 			break;
 		if (next - p >= 10 && !memcmp(p, "committer ", 10)) {
-			struct ident id;
-			if (!parse_ident(p + 10, (size_t)((nl ? nl : end) - p - 10), &id))
-				h->date = id.date;
+			h->date = ident_date(p + 10, (size_t)((nl ? nl : end) - p - 10));
 			break;
 		}
 		p = next;
