@@ -16,6 +16,7 @@ LDFLAGS_BASE = -Wl,-O1 -Wl,--as-needed -Wl,--hash-style=gnu
 VARIANT = default
 ifeq ($(STATIC),1)
 VARIANT = static
+CFLAGS_BASE += -DMINI_GIT_STATIC
 LDFLAGS_BASE += -static
 ZLIB = -lz
 else

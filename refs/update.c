@@ -6,7 +6,9 @@
 #include "lib/config.h"
 #include "lib/lockfile.h"
 #include "lib/repo.h"
+#include <ctype.h>
 #include <fcntl.h>
+#include <netdb.h>
 #include <pwd.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -40,6 +42,76 @@ static void parse_date_env(const char *s, uint64_t *t, int *tz)
 	}
 }
 
+#ifdef MINI_GIT_STATIC
+/* A static binary cannot use the C library's user database (it would
+ * dlopen NSS modules at run time); it reads /etc/passwd itself. */
+static struct passwd *user_entry(uid_t uid)
+{
+	static struct passwd pw;
+	static struct strbuf line = STRBUF_INIT;
+	FILE *f = fopen("/etc/passwd", "re");
+	struct passwd *found = NULL;
+	if (!f)
+		return NULL;
+	while (!found && strbuf_getline(&line, f, '\n') >= 0) {
+		char *field[7], *p = line.buf, *end;
+		int n = 0;
+		while (n < 7) {
+			field[n++] = p;
+			if (!(p = strchr(p, ':')))
+				break;
+			*p++ = 0;
+		}
+		if (n < 5 || strtoul(field[2], &end, 10) != uid || *end || !*field[2])
+			continue;
+		memset(&pw, 0, sizeof(pw));
+		pw.pw_name = field[0];
+		pw.pw_uid = uid;
+		pw.pw_gecos = field[4];
+		found = &pw;
+	}
+	fclose(f);
+	return found;
+}
+#else
+static struct passwd *user_entry(uid_t uid)
+{
+	return getpwuid(uid);
+}
+#endif
+
+/* The host part of a default e-mail address, as git makes it: the host
+ * name if it has a dot, else its canonical name if that has one, else
+ * the name followed by ".(none)". A static binary does not ask the
+ * resolver (it would need NSS modules at run time). */
+static void add_mail_domain(struct strbuf *sb)
+{
+	char host[256] = "";
+	if (gethostname(host, sizeof(host) - 1) < 0) {
+		strbuf_addstr(sb, "(none)");
+		return;
+	}
+	strbuf_addstr(sb, host);
+	if (strchr(host, '.'))
+		return;
+#ifndef MINI_GIT_STATIC
+	{
+		struct addrinfo hints = { .ai_flags = AI_CANONNAME }, *ai;
+		if (!getaddrinfo(host, NULL, &hints, &ai)) {
+			int done = ai && ai->ai_canonname && strchr(ai->ai_canonname, '.');
+			if (done) {
+				strbuf_setlen(sb, sb->len - strlen(host));
+				strbuf_addstr(sb, ai->ai_canonname);
+			}
+			freeaddrinfo(ai);
+			if (done)
+				return;
+		}
+	}
+#endif
+	strbuf_addstr(sb, ".(none)");
+}
+
 void reflog_ident(struct strbuf *sb)
 {
 	const char *name = getenv("GIT_COMMITTER_NAME");
@@ -48,14 +120,31 @@ void reflog_ident(struct strbuf *sb)
 	uint64_t t;
 	int tz;
 	struct passwd *pw = NULL;
+	struct strbuf gecos = STRBUF_INIT;
 	if (!name && !config_get("user.name", &name))
 		name = NULL;
-	if (!email && !config_get("user.email", &email))
+	if (!email && !config_get("user.email", &email)) {
 		email = getenv("EMAIL");
+		if (email && !*email)
+			email = NULL;
+	}
 	if (!name || !email)
-		pw = getpwuid(getuid());
+		pw = user_entry(getuid());
+	if (!name && pw && pw->pw_gecos && *pw->pw_gecos && *pw->pw_gecos != ',') {
+		/* as git: the GECOS field up to its first comma, with "&"
+		 * standing for the user name, capitalised */
+		for (const char *g = pw->pw_gecos; *g && *g != ','; g++) {
+			if (*g != '&')
+				strbuf_addch(&gecos, *g);
+			else if (pw->pw_name && *pw->pw_name) {
+				strbuf_addch(&gecos, toupper((unsigned char)*pw->pw_name));
+				strbuf_addstr(&gecos, pw->pw_name + 1);
+			}
+		}
+		name = gecos.buf;
+	}
 	if (!name)
-		name = pw && pw->pw_gecos && *pw->pw_gecos ? pw->pw_gecos : pw ? pw->pw_name : "unknown";
+		name = pw ? pw->pw_name : "unknown";
 	if (date && *date)
 		parse_date_env(date, &t, &tz);
 	else
@@ -64,11 +153,11 @@ void reflog_ident(struct strbuf *sb)
 	if (email)
 		strbuf_addstr(sb, email);
 	else {
-		char host[256] = "";
-		gethostname(host, sizeof(host) - 1);
-		strbuf_addf(sb, "%s@%s", pw ? pw->pw_name : "unknown", host);
+		strbuf_addf(sb, "%s@", pw ? pw->pw_name : "unknown");
+		add_mail_domain(sb);
 	}
 	strbuf_addf(sb, "> %llu %c%04d", (unsigned long long)t, tz < 0 ? '-' : '+', tz < 0 ? -tz : tz);
+	strbuf_release(&gecos);
 }
 
 static int log_all_updates(void)

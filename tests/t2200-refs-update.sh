@@ -59,4 +59,22 @@ test_expect_success 'reflogs: HEAD follows its branch; git reads what we wrote' 
 	grep "first move" actual && grep "second move" actual
 '
 
+# Without user.name, user.email or GIT_COMMITTER_*, the reflog names the
+# user as git does: GECOS name, user@host with git's domain rule, an
+# empty EMAIL ignored.
+test_expect_success 'reflogs: the default identity is git'"'"'s' '
+	for email in unset "" "e@example.org"; do
+		for tool in git "$MINI_GIT"; do
+			rm -rf "$TRASH/id" && cp -a "$TRASH/orig" "$TRASH/id" &&
+			(cd "$TRASH/id" && rm -f .git/logs/refs/heads/master &&
+			 unset GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL &&
+			 if test "$email" = unset; then unset EMAIL; else EMAIL=$email && export EMAIL; fi &&
+			 GIT_CONFIG_NOSYSTEM=1 && export GIT_CONFIG_NOSYSTEM &&
+			 "$tool" update-ref -m moved refs/heads/master $ONE &&
+			 cut -d" " -f3- .git/logs/refs/heads/master >"$TRASH/id.$(basename "$tool")") || return 1
+		done &&
+		test_cmp "$TRASH/id.git" "$TRASH/id.mini-git" || return 1
+	done
+'
+
 test_done
