@@ -1819,6 +1819,346 @@ static void reread_broken(struct fobj *o)
 }
 
 /*
+ * --connectivity-only, as git 2.39 does it: every id listed by the loose
+ * directories and the pack indexes counts as stored without being read.
+ * Refs, HEAD and cache-tree roots are read and hashed (git's
+ * parse_object()); the walk reads commits, trees and tags as it reaches
+ * them, without hashing, and a blob is only looked up. An object takes
+ * its type from the first link that names it, as git's lookup_tree()
+ * and friends give it, and keeps it: a later link of another type is
+ * "object X is a Y, not a Z". git ignores the walk's failures in its
+ * exit code; reading a corrupt object dies as git does.
+ */
+
+/* Missing ids the walk has reached: each says "broken link" once. */
+static struct object_id *mset;
+static size_t mset_size, mset_nr;
+static int mset_null;  /* the null id, which marks empty slots */
+
+static size_t mset_slot(const struct object_id *oid)
+{
+	size_t mask = mset_size - 1, i = get_be32(oid->hash) & mask;
+	while (!is_null_oid(&mset[i]) && !oideq(&mset[i], oid))
+		i = (i + 1) & mask;
+	return i;
+}
+
+static int mset_has(const struct object_id *oid)
+{
+	if (is_null_oid(oid))
+		return mset_null;
+	return mset_size && oideq(&mset[mset_slot(oid)], oid);
+}
+
+/* 1 when oid was not in the set yet. */
+static int mset_add(const struct object_id *oid)
+{
+	size_t i;
+	if (is_null_oid(oid)) {
+		int had = mset_null;
+		mset_null = 1;
+		return !had;
+	}
+	if (mset_size < 2 * (mset_nr + 1)) {
+		struct object_id *old = mset;
+		size_t n = mset_size;
+		mset_size = n ? 2 * n : 64;
+		mset = xcalloc(mset_size, sizeof(*mset));
+		for (size_t k = 0; k < n; k++)
+			if (!is_null_oid(&old[k]))
+				oidcpy(&mset[mset_slot(&old[k])], &old[k]);
+		free(old);
+	}
+	i = mset_slot(oid);
+	if (oideq(&mset[i], oid))
+		return 0;
+	oidcpy(&mset[i], oid);
+	mset_nr++;
+	return 1;
+}
+
+static uint32_t conn_no_links[1];
+
+/* git's lookup_<type>(): 0 when the object may be taken as type (and
+ * then is), -1 after git's complaint when it has another type already. */
+static int conn_lookup(uint32_t l, enum object_type type)
+{
+	struct fobj *t;
+	if (l & LINK_MISSING)
+		return 0;
+	t = &objs[LINK_INDEX(l)];
+	if (t->type && t->type != type) {
+		error("object %s is a %s, not a %s", thex(&t->oid), printable_type(t->type),
+		      printable_type(type));
+		return -1;
+	}
+	t->type = (uint8_t)type;
+	return 0;
+}
+
+/* git's parse_commit_buffer() and parse_tag_buffer(): the links, with the
+ * objects they name typed; -1 after git's messages. */
+static int conn_parse_links(struct fobj *o, enum object_type type, const char *buf, size_t len)
+{
+	struct msgs m = { STRBUF_INIT, STRBUF_INIT };
+	uint32_t *l;
+
+	if (parse_refuses(type, buf, len, &o->oid, &m)) {
+		msg_flush(&m);
+		return -1;
+	}
+	l = collect_links(type, buf, len);
+	for (uint32_t i = 1; i <= l[0]; i++) {
+		if (!conn_lookup(l[i], LINK_TYPE(l[i])))
+			continue;
+		const struct object_id *x = l[i] & LINK_MISSING ? &missing[LINK_INDEX(l[i])] :
+			&objs[LINK_INDEX(l[i])].oid;
+		if (type == OBJ_TAG)
+			error("bad tag pointer to %s in %s", thex(x), thex(&o->oid));
+		else if (i == 1)
+			error("bad tree pointer %s in commit %s", thex(x), thex(&o->oid));
+		else
+			error("bad parent %s in commit %s", thex(x), thex(&o->oid));
+		return -1;
+	}
+	o->links = l;
+	return 0;
+}
+
+/* git's parse_object() on an object of the table: read, hashed, typed,
+ * commits and tags parsed. 1, or 0 after git's messages. */
+static int conn_parse_object(struct fobj *o)
+{
+	enum object_type type;
+	size_t size;
+	char *buf;
+	struct object_id real;
+	int ok = 1;
+
+	if (o->links)
+		return 1;
+	buf = odb_read_object(&o->oid, &type, &size);
+	if (!buf)
+		return 0;
+	hash_object_buf(type_name(type), buf, size, &real);
+	if (!oideq(&real, &o->oid)) {
+		error("hash mismatch %s", thex(&o->oid));
+		free(buf);
+		return 0;
+	}
+	if (o->type && o->type != type) {
+		error("object %s is a %s, not a %s", thex(&o->oid), printable_type(o->type),
+		      printable_type(type));
+		free(buf);
+		return 0;
+	}
+	o->type = (uint8_t)type;
+	if (type == OBJ_BLOB)
+		o->links = conn_no_links;
+	else if (type == OBJ_COMMIT || type == OBJ_TAG)
+		ok = conn_parse_links(o, type, buf, size) == 0;
+	free(buf);
+	return ok;
+}
+
+/* A link to nothing git can use: a missing id, or one its lookup refused. */
+static void conn_broken(const struct fobj *p, enum object_type type, const struct object_id *oid)
+{
+	printf("broken link from %7s %s\n              to %7s %s\n", printable_type(p->type),
+	       thex(&p->oid), printable_type(type), thex(oid));
+	errors_found |= ERROR_REACHABLE;
+}
+
+static void conn_refused(const struct fobj *p, enum object_type type)
+{
+	printf("broken link from %7s %s\n", printable_type(p->type), thex(&p->oid));
+	printf("broken link from %7s %s\n", type ? printable_type(type) : "unknown", "unknown");
+	errors_found |= ERROR_REACHABLE;
+}
+
+/* git's mark_object() from parent p (the walk) or, with used set, its
+ * mark_used() (objects named by unreachable ones). */
+static void conn_mark(const struct fobj *p, uint32_t l, int used)
+{
+	struct fobj *t;
+
+	if (l & LINK_MISSING) {
+		if (!used && mset_add(&missing[LINK_INDEX(l)]))
+			conn_broken(p, LINK_TYPE(l), &missing[LINK_INDEX(l)]);
+		return;
+	}
+	t = &objs[LINK_INDEX(l)];
+	if (used) {
+		t->flags |= USED;
+		return;
+	}
+	if (t->flags & REACHABLE)
+		return;
+	mark_reachable(t);
+}
+
+/* Reads an object the walk reached as a commit, tree or tag; NULL after
+ * git's message ("Could not read", "Object X not a tree"). */
+static char *conn_read_as(const struct fobj *o, enum object_type want, size_t *size)
+{
+	enum object_type type;
+	char *buf = odb_read_object(&o->oid, &type, size);
+	if (!buf) {
+		error("Could not read %s", thex(&o->oid));
+		return NULL;
+	}
+	if (type != want) {
+		error("Object %s not a %s", thex(&o->oid), type_name(want));
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* git's tree entry decoder: NULL, or why it stops. */
+static const char *conn_tree_entry(const char *buf, size_t size, unsigned *mode,
+				   const char **name)
+{
+	const char *s = buf;
+	unsigned m = 0;
+
+	if (size < RAW_SZ + 3 || buf[size - (RAW_SZ + 1)])
+		return "too-short tree object";
+	if (*s == ' ')
+		return "malformed mode in tree entry";
+	for (; *s != ' '; s++) {
+		if (*s < '0' || *s > '7')
+			return "malformed mode in tree entry";
+		m = (m << 3) + (unsigned)(*s - '0');
+	}
+	if (!*++s)
+		return "empty filename in tree entry";
+	*mode = m;
+	*name = s;
+	return NULL;
+}
+
+/* git's fsck_walk_tree(): an entry is taken only once the next one has
+ * decoded; a mode git does not know is a gitlink, skipped. */
+static void conn_walk_tree(struct fobj *o, int used)
+{
+	size_t size, left;
+	char *buf = conn_read_as(o, OBJ_TREE, &size);
+	const char *p, *name, *why = NULL;
+	unsigned mode = 0;
+
+	if (!buf)
+		return;
+	p = buf;
+	left = size;
+	if (left && (why = conn_tree_entry(p, left, &mode, &name))) {
+		error("%s", why);
+		left = 0;
+	}
+	while (left) {
+		const struct object_id *id = (const struct object_id *)(name + strlen(name) + 1);
+		unsigned cur = mode;
+		enum object_type t;
+		uint32_t l;
+		size_t n = (const char *)id->hash + RAW_SZ - p;
+
+		p += n;
+		left -= n;
+		if (left && (why = conn_tree_entry(p, left, &mode, &name))) {
+			error("%s", why);
+			break;
+		}
+		if (S_ISDIR(cur))
+			t = OBJ_TREE;
+		else if (S_ISREG(cur) || S_ISLNK(cur))
+			t = OBJ_BLOB;
+		else
+			continue;
+		l = link_to(id, t);
+		if (conn_lookup(l, t)) {
+			if (!used)
+				conn_refused(o, t);
+			continue;
+		}
+		conn_mark(o, l, used);
+	}
+	free(buf);
+}
+
+/* git's fsck_walk() on one object, with mark_object() or mark_used(). */
+static void conn_walk(struct fobj *o, int used)
+{
+	if (!o->type)
+		conn_parse_object(o);
+	switch (o->type) {
+	case OBJ_BLOB:
+		return;
+	case OBJ_TREE:
+		conn_walk_tree(o, used);
+		return;
+	case OBJ_COMMIT:
+	case OBJ_TAG:
+		if (!o->links) {
+			size_t size;
+			char *buf = conn_read_as(o, o->type, &size);
+			int r = buf ? conn_parse_links(o, o->type, buf, size) : -1;
+			free(buf);
+			if (r)
+				return;
+		}
+		for (uint32_t i = 1; i <= o->links[0]; i++)
+			conn_mark(o, o->links[i], used);
+		return;
+	default:
+		error("Unknown object type for %s", thex(&o->oid));
+	}
+}
+
+static void conn_traverse(void)
+{
+	/* Missing ids the roots reached already. */
+	for (size_t i = 0; i < nr_virtual; i++)
+		if (virt[i].flags & REACHABLE)
+			mset_add(&virt[i].oid);
+	while (nr_pending) {
+		uint32_t r = pending[--nr_pending];
+		if (!(r & LINK_MISSING))
+			conn_walk(&objs[r], 0);
+	}
+}
+
+/* git marks what unreachable objects name as used, so that only the tips
+ * of unreachable history are "dangling"; it types each by its header. */
+static void conn_mark_unreachable(void)
+{
+	for (size_t i = 0; i < nr_objs; i++) {
+		struct fobj *o = &objs[i];
+		if (o->flags & REACHABLE)
+			continue;
+		if (!o->type) {
+			enum object_type t;
+			size_t sz;
+			if (!odb_read_header(&o->oid, &t, &sz) && t > 0)
+				o->type = (uint8_t)t;
+		}
+		conn_walk(o, 1);
+	}
+}
+
+/* The missing list again, with what the walk added, REACHABLE where the
+ * walk or the roots got to. */
+static void conn_finish_missing(void)
+{
+	free(virt);
+	free(missing_map);
+	nr_virtual = 0;
+	build_missing();
+	for (size_t i = 0; i < nr_virtual; i++)
+		if (mset_has(&virt[i].oid))
+			virt[i].flags |= REACHABLE;
+}
+
+/*
  * When every object in the table was verified and no link is missing,
  * the walk can print nothing: only the reachable set is wanted, and the
  * threads share the walk, claiming objects in reach_map. A task whose
@@ -2011,6 +2351,21 @@ static void created_by_parse(const struct object_id *oid)
 static void handle_ref(const char *name, const struct object_id *oid)
 {
 	struct fobj *o = find_obj(oid);
+	if (connectivity_only) {
+		if (!o || !conn_parse_object(o)) {
+			error("%s: invalid sha1 pointer %s", name, thex(oid));
+			errors_found |= ERROR_REACHABLE;
+			return;
+		}
+		if (o->type != OBJ_COMMIT && is_branch(name)) {
+			error("%s: not a commit", name);
+			errors_found |= ERROR_REFS;
+		}
+		default_refs++;
+		o->flags |= USED;
+		mark_reachable(o);
+		return;
+	}
 	if (o && !(o->flags & HAS_OBJ) && !check_full && (o->flags & IN_PACK)) {
 		/* --no-full: git reads the object to know it exists and stops
 		 * there, its packed objects not being "had". */
@@ -2435,6 +2790,12 @@ static void check_connectivity(void)
 			}
 			if (!(o->flags & HAS_OBJ))
 				continue;
+			if (connectivity_only && !o->type) {
+				enum object_type t;
+				size_t sz;
+				if (!odb_read_header(&o->oid, &t, &sz) && t > 0)
+					o->type = (uint8_t)t;
+			}
 			if (show_unreachable) {
 				printf("unreachable %s %s\n", printable_type(o->type), thex(&o->oid));
 				continue;
@@ -2470,7 +2831,8 @@ static void cache_tree_node(size_t *i, int depth)
 	n = &ct[(*i)++];
 	if (n->entries >= 0) {
 		struct fobj *o = link_target(n->link);
-		if (!(o->flags & HAS_OBJ) && !(check_full == 0 && (o->flags & IN_PACK))) {
+		if (connectivity_only ? (n->link & LINK_MISSING) || !conn_parse_object(o) :
+		    !(o->flags & HAS_OBJ) && !(check_full == 0 && (o->flags & IN_PACK))) {
 			reread_broken(o);
 			error("%s: invalid sha1 pointer in cache-tree", thex(&o->oid));
 			errors_found |= ERROR_REFS;
@@ -2562,26 +2924,21 @@ int cmd_fsck(int argc, const char **argv)
 		end_run();
 		scan_packs(dirs[i].path, dirs[i].local);
 	}
-	/*
-	 * --connectivity-only still reads every object: links are collected
-	 * by the same pass that verifies, which is how git would find them.
-	 * What git does not do in this mode is left unsaid: its syntax
-	 * checks, --root and --tags lines, progress and per-object lines.
-	 */
-	if (connectivity_only) {
-		show_progress = 0;
-		show_root = 0;  /* git finds roots while checking objects */
-		check_full = 1;
-	}
 	verbose_objs = verbose && !connectivity_only;
 	QSORT(packs, nr_packs, cmp_pack);
 	open_packs();
-	if (check_full)
+	if (check_full && !connectivity_only)
 		start_checksums();
 	sort_table();
-	map_pack_positions();
+	if (connectivity_only) {
+		/* Listed is stored: nothing is read before the walk. */
+		for (size_t i = 0; i < nr_objs; i++)
+			objs[i].flags |= HAS_OBJ;
+	} else {
+		map_pack_positions();
+	}
 
-	{
+	if (!connectivity_only) {
 		size_t next = 0;
 		sequential_pass = 1;
 		for (size_t i = 0; i < nr_dirs; i++) {
@@ -2614,7 +2971,8 @@ int cmd_fsck(int argc, const char **argv)
 	if (keep_cache || !argc)
 		index_read();
 	build_missing();
-	mark_used_links();
+	if (!connectivity_only)
+		mark_used_links();
 
 	refs_for_each("refs/", REFS_INCLUDE_BROKEN, fsck_ref_cb, NULL);
 	head_link();
@@ -2629,6 +2987,12 @@ int cmd_fsck(int argc, const char **argv)
 		show_unreachable = 0;
 	}
 	index_roots();
+	if (connectivity_only) {
+		conn_traverse();
+		if (show_dangling)
+			conn_mark_unreachable();
+		conn_finish_missing();
+	}
 	check_connectivity();
 	thread_pool_free(pool);
 	fflush(stdout);
