@@ -33,6 +33,7 @@ struct hcode {
 
 struct inflater {
 	struct hcode lit[LIT_TABLE], dist[DIST_TABLE], cl[1 << CL_BITS];
+	unsigned lit_bits, dist_bits;  /* of the primary tables */
 };
 
 static const uint16_t len_base[29] = {
@@ -73,6 +74,17 @@ static struct hcode sym_code(enum table_kind k, unsigned sym)
 	return c;
 }
 
+_Static_assert(sizeof(struct hcode) == 4, "table entries are words");
+
+/* The entry of a code of length l with no symbol: OR it with a symbol's. */
+static inline uint32_t len_word(unsigned l)
+{
+	struct hcode h = { 0, (uint8_t)l, 0 };
+	uint32_t w;
+	memcpy(&w, &h, 4);
+	return w;
+}
+
 static inline unsigned reverse_bits(unsigned code, unsigned len)
 {
 	return (unsigned)(rev8[code & 0xff] << 8 | rev8[code >> 8]) >> (16 - len);
@@ -80,40 +92,56 @@ static inline unsigned reverse_bits(unsigned code, unsigned len)
 
 /*
  * Counts the symbols of each code length and lists those of non-zero
- * length ordered by (length, symbol), the order of canonical codes.
- * A table is built per block of a few hundred bytes, so this matters: with
- * SSE2, one comparison finds the symbols of non-zero length among 16 (most
- * of a literal set, in a small stream, are zero), and only those are
- * counted and placed; otherwise four quarters of the symbols
- * are counted and placed at once, each with its own counters (with one
- * set, each increment waits for the previous one through memory).
+ * length ordered by (length, symbol), the order of canonical codes; sets
+ * *maxp to the longest length. A table is built per block of a few
+ * hundred bytes, so this matters. With SSE2 the lengths are compared 16 at
+ * a time with each length in turn, among the groups of 16 that hold any
+ * code at all (most of a literal set, in a small stream, is zero), which
+ * lists the symbols in order with no counting pass. lens must be readable
+ * up to n rounded up to 16 (bytes past n are ignored). Otherwise four
+ * quarters of the symbols are counted and placed at once, each with its
+ * own counters (with one set, each increment waits for the previous one
+ * through memory).
  */
 static const uint16_t *sort_by_length(const uint8_t *lens, unsigned n, unsigned count[16],
-				      uint16_t sorted[288])
+				      uint16_t sorted[288], unsigned *maxp)
 {
 #if defined(__SSE2__)
-	uint8_t pl[288] __attribute__((aligned(16)));
-	uint16_t nz[288];
-	unsigned offs[16], k = 0, l;
+	static const uint8_t keep[32] = {
+		255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 };
+	__m128i dv[18], vmax = _mm_setzero_si128();
 	const __m128i zero = _mm_setzero_si128();
+	uint8_t at[18];
+	unsigned nv = 0, k = 0, max, l, v;
 
-	memcpy(pl, lens, n);
-	memset(pl + n, 0, sizeof(pl) - n);
-	for (unsigned v = 0; v < (n + 15) / 16; v++) {
-		__m128i d = _mm_load_si128((const __m128i *)(pl + 16 * v));
-		uint32_t bm = ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(d, zero)) & 0xffff;
-		for (; bm; bm &= bm - 1)
-			nz[k++] = (uint16_t)(16 * v + __builtin_ctz(bm));
+	for (v = 0; 16 * v < n; v++) {
+		__m128i d = _mm_loadu_si128((const __m128i *)(lens + 16 * v));
+		if (n - 16 * v < 16)
+			d = _mm_and_si128(d, _mm_loadu_si128((const __m128i *)(keep + 16 - (n - 16 * v))));
+		if (_mm_movemask_epi8(_mm_cmpeq_epi8(d, zero)) != 0xffff) {
+			dv[nv] = d;
+			at[nv++] = (uint8_t)v;
+			vmax = _mm_max_epu8(vmax, d);
+		}
 	}
+	vmax = _mm_max_epu8(vmax, _mm_srli_si128(vmax, 8));
+	vmax = _mm_max_epu8(vmax, _mm_srli_si128(vmax, 4));
+	vmax = _mm_max_epu8(vmax, _mm_srli_si128(vmax, 2));
+	vmax = _mm_max_epu8(vmax, _mm_srli_si128(vmax, 1));
+	max = (unsigned)_mm_cvtsi128_si32(vmax) & 0xff;
 	memset(count, 0, 16 * sizeof(*count));
-	for (unsigned j = 0; j < k; j++)
-		count[pl[nz[j]]]++;
+	for (l = 1; l <= max; l++) {
+		const __m128i want = _mm_set1_epi8((char)l);
+		unsigned k0 = k;
+		for (unsigned j = 0; j < nv; j++) {
+			uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(dv[j], want));
+			for (; m; m &= m - 1)
+				sorted[k++] = (uint16_t)(16 * at[j] + __builtin_ctz(m));
+		}
+		count[l] = k - k0;
+	}
 	count[0] = n - k;
-	offs[1] = 0;
-	for (l = 1; l < 15; l++)
-		offs[l + 1] = offs[l] + count[l];
-	for (unsigned j = 0; j < k; j++)
-		sorted[offs[pl[nz[j]]]++] = nz[j];
+	*maxp = max;
 	return sorted;
 #else
 	unsigned cq[4][16] = { { 0 } }, offs[16], qs = (n + 3) / 4, j, q, l;
@@ -140,6 +168,9 @@ static const uint16_t *sort_by_length(const uint8_t *lens, unsigned n, unsigned 
 			o += c;
 		}
 	}
+	for (*maxp = 0, l = 1; l < 16; l++)
+		if (count[l])
+			*maxp = l;
 	for (j = 0; j < qs; j++) {
 		sorted[cq[0][pl[j]]++] = (uint16_t)j;
 		sorted[cq[1][pl[qs + j]]++] = (uint16_t)(qs + j);
@@ -152,17 +183,22 @@ static const uint16_t *sort_by_length(const uint8_t *lens, unsigned n, unsigned 
 
 /*
  * Canonical Huffman decoding table for lens[0..n): a primary table of
- * 2^bits entries, codes longer than that through subtables. Refuses the
- * sets zlib refuses: over-subscribed, or incomplete unless it is a single
- * one-bit code of a literal or distance set (or no code at all there).
- * The primary table is built by doubling: after the codes of length l are
- * placed in the first 2^l entries, those are copied once to make 2^(l+1),
- * which is what repeating each short code through the table amounts to.
+ * 2^bits entries, where bits is the longest code length but at most
+ * maxbits, and codes longer than that through subtables. Returns bits, or
+ * -1 for the sets zlib refuses: over-subscribed, or incomplete unless it
+ * is a single one-bit code of a literal or distance set (or no code at
+ * all there: then the table is one invalid entry, with bits 0).
+ * The primary table is sized to the longest code because the blocks of
+ * small objects have short codes (a commit's literals take 7 bits at
+ * most): 128 entries to fill instead of 1024. It is built by doubling:
+ * after the codes of length l are placed in the first 2^l entries, those
+ * are copied once to make 2^(l+1), which is what repeating each short
+ * code through the table amounts to.
  */
-static int build_table(struct hcode *t, unsigned bits, const uint8_t *lens, unsigned n,
+static int build_table(struct hcode *t, unsigned maxbits, const uint8_t *lens, unsigned n,
 		       enum table_kind kind)
 {
-	unsigned count[16], max = 0, sub_bits, next, size;
+	unsigned count[16], max = 0, bits, sub_bits, next, size;
 	uint16_t sorted_buf[288];
 	const uint16_t *sorted;
 	const struct hcode *se = sym_entry[kind];
@@ -170,10 +206,8 @@ static int build_table(struct hcode *t, unsigned bits, const uint8_t *lens, unsi
 	unsigned code, prefix = UINT32_MAX, sub = 0, i, l;
 	struct hcode bad = { 0, 0, K_BAD << 5 };
 
-	sorted = sort_by_length(lens, n, count, sorted_buf);
-	for (l = 1; l <= 15; l++) {
-		if (count[l])
-			max = l;
+	sorted = sort_by_length(lens, n, count, sorted_buf, &max);
+	for (l = 1; l <= max; l++) {
 		left <<= 1;
 		left -= (int)count[l];
 		if (left < 0)
@@ -183,29 +217,43 @@ static int build_table(struct hcode *t, unsigned bits, const uint8_t *lens, unsi
 		if (kind == T_CODES || max > 1)
 			return -1;
 		if (!max) {
-			for (i = 0; i < (1u << bits); i++)
-				t[i] = bad;
+			t[0] = bad;
 			return 0;
 		}
 	}
+	bits = max < maxbits ? max : maxbits;
 	t[0] = t[1] = bad;
 	size = 2;
 	code = 0;        /* canonical code of the next symbol, l bits */
 	i = 0;
 	for (l = 1; l <= bits; l++) {
+		const uint16_t *sym = sorted + i, *end = sym + count[l];
+		uint32_t lw = len_word(l);
 		if (l > 1) {
-			memcpy(t + size, t, size * sizeof(*t));
+			/* Small copies inline: a call costs more than most. */
+			if (size > 32) {
+				memcpy(t + size, t, size * sizeof(*t));
+			} else {
+				for (unsigned j = 0; j < size; j += 2) {
+					uint64_t two;
+					memcpy(&two, t + j, 8);
+					memcpy(t + size + j, &two, 8);
+				}
+			}
 			size *= 2;
 		}
-		for (unsigned k = 0; k < count[l]; k++, i++, code++) {
-			struct hcode e = se[sorted[i]];
-			e.len = (uint8_t)l;
-			t[reverse_bits(code, l)] = e;
+		/* As words: the compiler handles these better than fields. */
+		for (; sym < end; sym++, code++) {
+			uint32_t w;
+			memcpy(&w, se + *sym, 4);
+			w |= lw;
+			memcpy(t + reverse_bits(code, l), &w, 4);
 		}
+		i += count[l];
 		code <<= 1;
 	}
 	if (max <= bits)
-		return 0;
+		return (int)bits;
 	sub_bits = max - bits;
 	next = 1u << bits;
 	for (; l <= max; l++) {
@@ -227,7 +275,7 @@ static int build_table(struct hcode *t, unsigned bits, const uint8_t *lens, unsi
 		}
 		code <<= 1;
 	}
-	return 0;
+	return (int)bits;
 }
 
 static struct inflater fixed_tables;
@@ -237,6 +285,7 @@ static void build_fixed(void)
 {
 	uint8_t l[288];
 	unsigned i;
+	int bits;
 
 	for (i = 0; i < 256; i++) {
 		unsigned r = 0;
@@ -255,12 +304,16 @@ static void build_fixed(void)
 		l[i] = 7;
 	for (; i < 288; i++)
 		l[i] = 8;
-	if (build_table(fixed_tables.lit, LIT_BITS, l, 288, T_LIT))
+	bits = build_table(fixed_tables.lit, LIT_BITS, l, 288, T_LIT);
+	if (bits < 0)
 		die("BUG: fixed literal table");
+	fixed_tables.lit_bits = (unsigned)bits;
 	for (i = 0; i < 32; i++)
 		l[i] = 5;
-	if (build_table(fixed_tables.dist, DIST_BITS, l, 32, T_DIST))
+	bits = build_table(fixed_tables.dist, DIST_BITS, l, 32, T_DIST);
+	if (bits < 0)
 		die("BUG: fixed distance table");
+	fixed_tables.dist_bits = (unsigned)bits;
 }
 
 struct bits {
@@ -295,11 +348,11 @@ static inline int take(struct bits *s, unsigned n, unsigned *v)
 	return 0;
 }
 
-static inline int decode(struct bits *s, const struct hcode *t, unsigned bits, struct hcode *out)
+static inline int decode(struct bits *s, const struct hcode *t, unsigned mask, struct hcode *out)
 {
-	struct hcode e = t[s->bb & ((1u << bits) - 1)];
+	struct hcode e = t[s->bb & mask];
 	if (e.kx >> 5 == K_SUB)
-		e = t[e.val + ((s->bb >> bits) & ((1u << (e.kx & 31)) - 1))];
+		e = t[e.val + ((s->bb >> e.len) & ((1u << (e.kx & 31)) - 1))];
 	if (e.kx >> 5 == K_BAD || s->bc < e.len)
 		return -1;
 	s->bb >>= e.len;
@@ -312,8 +365,11 @@ static int dynamic_tables(struct bits *s, struct inflater *f)
 {
 	static const uint8_t order[19] = {
 		16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15 };
-	uint8_t lens[288 + 32 + 8], cl[19] = { 0 };
-	unsigned nlen, ndist, ncl, v, i;
+	/* Room for reading the sets 16 bytes at a time (sort_by_length) and
+	 * for runs written 8 bytes at a time. */
+	uint8_t lens[288 + 32 + 8], cl[32] = { 0 };
+	unsigned nlen, ndist, ncl, v, i, clmask, total;
+	int bits, dbits;
 
 	refill(s);
 	if (take(s, 5, &nlen) || take(s, 5, &ndist) || take(s, 4, &ncl))
@@ -329,55 +385,65 @@ static int dynamic_tables(struct bits *s, struct inflater *f)
 			return -1;
 		cl[order[i]] = (uint8_t)v;
 	}
-	if (build_table(f->cl, CL_BITS, cl, 19, T_CODES))
+	bits = build_table(f->cl, CL_BITS, cl, 19, T_CODES);
+	if (bits < 0)
 		return -1;
-	for (i = 0; i < nlen + ndist;) {
-		/* The code length code has no subtables (7 bits at most);
-		 * with its extra bits a symbol takes 14 at most, so one
-		 * refill serves several. Every use still checks the count. */
-		struct hcode e;
-		unsigned rep, val = 0;
-		if (s->bc < 14)
-			refill(s);
-		e = f->cl[s->bb & ((1u << CL_BITS) - 1)];
-		if (e.kx >> 5 == K_BAD || s->bc < e.len)
-			return -1;
-		s->bb >>= e.len;
-		s->bc -= e.len;
-		if (e.val < 16) {
-			lens[i++] = (uint8_t)e.val;
-			continue;
-		}
-		if (e.val == 16) {
-			if (!i || take(s, 2, &rep))
+	clmask = (1u << bits) - 1;
+	total = nlen + ndist;
+	for (i = 0; i < total;) {
+		/*
+		 * The code length code is complete (build_table refuses it
+		 * otherwise), so every entry is a symbol, of 7 bits at most;
+		 * with its extra bits one takes 14 at most. So once a refill
+		 * has 56 bits, four symbols need no count checks; near the
+		 * end of the input every symbol checks them.
+		 */
+		unsigned checked, r;
+		refill(s);
+		checked = s->bc < 56;
+		for (r = 0; r < 4 && i < total; r++) {
+			struct hcode e = f->cl[s->bb & clmask];
+			unsigned rep, val = 0, x;
+			if (checked && s->bc < e.len)
 				return -1;
-			rep += 3;
-			val = lens[i - 1];
-		} else if (e.val == 17) {
-			if (take(s, 3, &rep))
+			s->bb >>= e.len;
+			s->bc -= e.len;
+			if (e.val < 16) {
+				lens[i++] = (uint8_t)e.val;
+				continue;
+			}
+			x = e.val == 16 ? 2 : e.val == 17 ? 3 : 7;
+			if (checked && s->bc < x)
 				return -1;
-			rep += 3;
-		} else {
-			if (take(s, 7, &rep))
+			rep = (unsigned)(s->bb & ((1u << x) - 1)) + (e.val == 18 ? 11 : 3);
+			s->bb >>= x;
+			s->bc -= x;
+			if (e.val == 16) {
+				if (!i)
+					return -1;
+				val = lens[i - 1];
+			}
+			if (i + rep > total)
 				return -1;
-			rep += 11;
+			{
+				/* Runs are short: eight bytes at a time (into the
+				 * slack after the lengths) rather than a call to
+				 * memset. */
+				uint64_t v8 = val * 0x0101010101010101ull;
+				for (unsigned j = 0; j < rep; j += 8)
+					memcpy(lens + i + j, &v8, 8);
+			}
+			i += rep;
 		}
-		if (i + rep > nlen + ndist)
-			return -1;
-		{
-			/* Runs are short: eight bytes at a time (into the slack
-			 * after the lengths) rather than a call to memset. */
-			uint64_t v8 = val * 0x0101010101010101ull;
-			for (unsigned j = 0; j < rep; j += 8)
-				memcpy(lens + i + j, &v8, 8);
-		}
-		i += rep;
 	}
 	if (!lens[256])
 		return -1;
-	if (build_table(f->lit, LIT_BITS, lens, nlen, T_LIT) ||
-	    build_table(f->dist, DIST_BITS, lens + nlen, ndist, T_DIST))
+	bits = build_table(f->lit, LIT_BITS, lens, nlen, T_LIT);
+	dbits = build_table(f->dist, DIST_BITS, lens + nlen, ndist, T_DIST);
+	if (bits < 0 || dbits < 0)
 		return -1;
+	f->lit_bits = (unsigned)bits;
+	f->dist_bits = (unsigned)dbits;
 	return 0;
 }
 
@@ -477,6 +543,7 @@ int decode_stream(struct inflater *f, const unsigned char *in, size_t avail,
 	pthread_once(&fixed_once, build_fixed);
 	do {
 		const struct hcode *lit, *dist;
+		unsigned lmask, dmask;
 		refill(&s);
 		if (take(&s, 1, &final) || take(&s, 2, &type))
 			return -1;
@@ -507,11 +574,15 @@ int decode_stream(struct inflater *f, const unsigned char *in, size_t avail,
 		if (type == 1) {
 			lit = fixed_tables.lit;
 			dist = fixed_tables.dist;
+			lmask = (1u << fixed_tables.lit_bits) - 1;
+			dmask = (1u << fixed_tables.dist_bits) - 1;
 		} else if (type == 2) {
 			if (dynamic_tables(&s, f))
 				return -1;
 			lit = f->lit;
 			dist = f->dist;
+			lmask = (1u << f->lit_bits) - 1;
+			dmask = (1u << f->dist_bits) - 1;
 		} else {
 			return -1;
 		}
@@ -521,9 +592,10 @@ int decode_stream(struct inflater *f, const unsigned char *in, size_t avail,
 		 * be: overshooting the size fails below) remain: one refill
 		 * per symbol gives the 48 bits a length and distance can need,
 		 * and matches are copied 8 bytes at a time. (With head there
-		 * is always room: it returns once size bytes exist.)
+		 * is always room: it returns once size bytes exist, and the
+		 * literals below cannot reach them.)
 		 */
-		while (s.end - s.in >= 8 && (head || cap - o >= 258 + 8)) {
+		while (s.end - s.in >= 8 && (head ? oend - o > 5 : cap - o >= 258 + 8)) {
 			struct hcode e, d;
 			unsigned len, dd, k;
 			uint64_t v;
@@ -531,35 +603,29 @@ int decode_stream(struct inflater *f, const unsigned char *in, size_t avail,
 			s.bb |= le64toh(v) << s.bc;
 			s.in += (63 - s.bc) >> 3;
 			s.bc |= 56;
-			e = lit[s.bb & ((1u << LIT_BITS) - 1)];
+			e = lit[s.bb & lmask];
 			if (e.kx >> 5 == K_SUB)
-				e = lit[e.val + ((s.bb >> LIT_BITS) & ((1u << (e.kx & 31)) - 1))];
+				e = lit[e.val + ((s.bb >> e.len) & ((1u << (e.kx & 31)) - 1))];
 			k = e.kx >> 5;
 			s.bb >>= e.len;
 			s.bc -= e.len;
 			if (k == K_LIT) {
 				*o++ = (unsigned char)e.val;
-				if (head && o == oend)
-					return 0;
-				/* At least 41 bits are left: two more literals
+				/* At least 41 bits are left: four more literals
 				 * whose codes the primary table holds (10 bits at
 				 * most each) need no refill, nor a loop test. */
-				e = lit[s.bb & ((1u << LIT_BITS) - 1)];
-				if (e.kx >> 5 == K_LIT) {
-					s.bb >>= e.len;
-					s.bc -= e.len;
-					*o++ = (unsigned char)e.val;
-					if (head && o == oend)
-						return 0;
-					e = lit[s.bb & ((1u << LIT_BITS) - 1)];
-					if (e.kx >> 5 == K_LIT) {
-						s.bb >>= e.len;
-						s.bc -= e.len;
-						*o++ = (unsigned char)e.val;
-						if (head && o == oend)
-							return 0;
-					}
-				}
+#define ANOTHER_LITERAL() \
+				e = lit[s.bb & lmask]; \
+				if (e.kx >> 5 != K_LIT) \
+					continue; \
+				s.bb >>= e.len; \
+				s.bc -= e.len; \
+				*o++ = (unsigned char)e.val
+				ANOTHER_LITERAL();
+				ANOTHER_LITERAL();
+				ANOTHER_LITERAL();
+				ANOTHER_LITERAL();
+#undef ANOTHER_LITERAL
 				continue;
 			}
 			if (k != K_LEN) {
@@ -570,9 +636,9 @@ int decode_stream(struct inflater *f, const unsigned char *in, size_t avail,
 			len = e.val + (unsigned)(s.bb & ((1u << (e.kx & 31)) - 1));
 			s.bb >>= e.kx & 31;
 			s.bc -= e.kx & 31;
-			d = dist[s.bb & ((1u << DIST_BITS) - 1)];
+			d = dist[s.bb & dmask];
 			if (d.kx >> 5 == K_SUB)
-				d = dist[d.val + ((s.bb >> DIST_BITS) & ((1u << (d.kx & 31)) - 1))];
+				d = dist[d.val + ((s.bb >> d.len) & ((1u << (d.kx & 31)) - 1))];
 			if (d.kx >> 5 == K_BAD)
 				return -1;
 			s.bb >>= d.len;
@@ -609,7 +675,7 @@ int decode_stream(struct inflater *f, const unsigned char *in, size_t avail,
 			struct hcode e, d;
 			unsigned len, x, dd;
 			refill(&s);
-			if (decode(&s, lit, LIT_BITS, &e))
+			if (decode(&s, lit, lmask, &e))
 				return -1;
 			if (e.kx >> 5 == K_LIT) {
 				if (o == oend)
@@ -624,7 +690,7 @@ int decode_stream(struct inflater *f, const unsigned char *in, size_t avail,
 			if (take(&s, e.kx & 31, &x))
 				return -1;
 			len = e.val + x;
-			if (decode(&s, dist, DIST_BITS, &d) || take(&s, d.kx & 31, &x))
+			if (decode(&s, dist, dmask, &d) || take(&s, d.kx & 31, &x))
 				return -1;
 			dd = d.val + x;
 			if (head && dd <= (size_t)(o - out) && len >= (size_t)(oend - o)) {
