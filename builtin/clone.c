@@ -13,6 +13,7 @@
 #include "refs/refs.h"
 #include "remote/checkout.h"
 #include "remote/index-pack.h"
+#include "lib/progress.h"
 #include "remote/transport.h"
 #include <ctype.h>
 #include <dirent.h>
@@ -165,7 +166,8 @@ static void fetch_and_store(struct transport *t, struct object_id *wants, size_t
 {
 	const char *dir = xstrfmt("%s/pack", odb_objdir());
 	char *tmp = xstrfmt("%s/tmp_pack_XXXXXX", dir);
-	struct index_pack_opts opts = { 0 };
+	/* git's "Receiving objects" and "Resolving deltas" when progress is on */
+	struct index_pack_opts opts = { .receiving = 1, .receive_start_ns = progress_now_ns() };
 	unsigned char hash[RAW_SZ];
 	int fd = mkstemp(tmp);
 	if (fd < 0)
@@ -173,6 +175,7 @@ static void fetch_and_store(struct transport *t, struct object_id *wants, size_t
 	transport_fetch_pack(t, wants, nr, NULL, 0, 1, fd);
 	if (fsync(fd) < 0 || close(fd) < 0)
 		die_errno("unable to write '%s'", tmp);
+	opts.verbose = transport_pack_meters(t, tmp, 1);
 	if (index_pack_store(dir, tmp, &opts, NULL, hash) < 0)
 		exit(128);
 	odb_reprepare();
@@ -262,7 +265,7 @@ int cmd_clone(int argc, const char **argv)
 	if (!stat(dir, &st) && !(S_ISDIR(st.st_mode) && dir_is_empty(dir)))
 		die("destination path '%s' already exists and is not an empty directory.", dir);
 	if (!url_helper_scheme(url))
-		transport_open(url, quiet);  /* dies: no helper for this URL */
+		transport_open(url, quiet, progress);  /* dies: no helper for this URL */
 
 	strbuf_realpath_lexical(&abs, dir);
 	junk_dir = strbuf_detach(&abs, NULL);
@@ -297,7 +300,7 @@ int cmd_clone(int argc, const char **argv)
 	setup_git_directory();
 	gitdir = bare ? "." : ".git";
 
-	t = transport_open(url, quiet);
+	t = transport_open(url, quiet, progress);
 	{
 		const char *prefixes[] = { "HEAD", "refs/heads/", "refs/tags/" };
 		transport_list_refs(t, prefixes, ARRAY_SIZE(prefixes));
@@ -461,7 +464,6 @@ int cmd_clone(int argc, const char **argv)
 
 	clone_done = 1;
 	(void)verbose;
-	(void)progress;
 	for (size_t i = 0; i < nr_packed; i++)
 		free((char *)packed[i].name);
 	free(packed);

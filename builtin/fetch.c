@@ -6,6 +6,7 @@
 #include "odb/odb.h"
 #include "refs/refs.h"
 #include "remote/index-pack.h"
+#include "lib/progress.h"
 #include "remote/remote.h"
 #include "remote/transport.h"
 
@@ -228,7 +229,8 @@ static void fetch_pack(struct transport *t, struct object_id *wants, size_t nr_w
 	struct object_id head;
 	const char *dir = xstrfmt("%s/pack", odb_objdir());
 	char *tmp = xstrfmt("%s/tmp_pack_XXXXXX", dir);
-	struct index_pack_opts opts = { .check_collisions = 1 };
+	struct index_pack_opts opts = { .check_collisions = 1, .receiving = 1,
+					.receive_start_ns = progress_now_ns() };
 	unsigned char hash[RAW_SZ];
 	int fd;
 
@@ -246,6 +248,8 @@ static void fetch_pack(struct transport *t, struct object_id *wants, size_t nr_w
 		unlink(tmp);
 		die_errno("unable to write '%s'", tmp);
 	}
+	if (got)
+		opts.verbose = transport_pack_meters(t, tmp, 0);
 	if (!got) {
 		unlink(tmp);
 	} else if (index_pack_store(dir, tmp, &opts, NULL, hash) < 0) {
@@ -264,7 +268,7 @@ static void fetch_pack(struct transport *t, struct object_id *wants, size_t nr_w
 
 int cmd_fetch(int argc, const char **argv)
 {
-	int quiet = 0, verbose = 0, force = 0, no_tags = 0;
+	int quiet = 0, verbose = 0, force = 0, no_tags = 0, progress = -1;
 	struct remote_config rc;
 	struct transport *t;
 	struct strbuf rla = STRBUF_INIT;
@@ -278,6 +282,7 @@ int cmd_fetch(int argc, const char **argv)
 		OPT__QUIET(&quiet, "be more quiet"),
 		OPT_BOOL('f', "force", &force, "force overwrite of local reference"),
 		OPT_BOOL('n', NULL, &no_tags, "do not fetch all tags (--no-tags)"),
+		OPT_BOOL(0, "progress", &progress, "force progress reporting"),
 		OPT_END()
 	};
 
@@ -296,7 +301,7 @@ int cmd_fetch(int argc, const char **argv)
 		rc.url = xstrdup(dest);
 	}
 	url = display_url(rc.url);
-	t = transport_open(rc.url, quiet);
+	t = transport_open(rc.url, quiet, progress);
 	transport_list_refs(t, NULL, 0);
 	/* git empties FETCH_HEAD once it has reached the remote */
 	{

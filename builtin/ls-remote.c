@@ -87,7 +87,7 @@ int cmd_ls_remote(int argc, const char **argv)
 		fprintf(stderr, "From %s\n", anon);
 		free(anon);
 	}
-	t = transport_open(url, 1);
+	t = transport_open(url, 1, 0);
 	if (heads)
 		prefixes[nr_prefixes++] = "refs/heads/";
 	if (tags)

@@ -3,6 +3,7 @@
  * transport (no lookup, no exec, no libcurl). */
 #include "remote/transport.h"
 #include "refs/refs.h"
+#include "lib/config.h"
 #include <ctype.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -237,7 +238,41 @@ int transport_server_has(struct transport *t, const char *name, const char **val
 	return 0;
 }
 
-struct transport *transport_open(const char *url, int quiet)
+int transport_progress(const struct transport *t)
+{
+	return t->progress;
+}
+
+int transport_pack_meters(const struct transport *t, const char *pack_path, int keep)
+{
+	unsigned char hdr[12];
+	long limit = 100;
+	const char *v;
+	int fd, ok;
+
+	/* -q silences them over v2, where git fetches in-process; over v0
+	 * git's fetch-pack runs under the helper, which does not pass -q on */
+	if (!t->progress || (t->quiet && t->version == 2))
+		return 0;
+	if (keep && t->version == 2)
+		return 1;
+	if (config_get("fetch.unpacklimit", &v))
+		limit = config_parse_int("fetch.unpacklimit", v);
+	else if (config_get("transfer.unpacklimit", &v))
+		limit = config_parse_int("transfer.unpacklimit", v);
+	fd = open(pack_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ok = pread(fd, hdr, sizeof(hdr), 0) == (ssize_t)sizeof(hdr);
+	close(fd);
+	/* a pack git could not read the count of goes to index-pack */
+	if (!ok || memcmp(hdr, "PACK", 4) || limit <= 0)
+		return 1;
+	return ((uint32_t)hdr[8] << 24 | (uint32_t)hdr[9] << 16 | (uint32_t)hdr[10] << 8 | hdr[11]) >=
+	       (uint32_t)limit;
+}
+
+struct transport *transport_open(const char *url, int quiet, int progress)
 {
 	struct transport *t = xcalloc(1, sizeof(*t));
 	const char *scheme = url_helper_scheme(url);
@@ -260,7 +295,7 @@ struct transport *transport_open(const char *url, int quiet)
 	t->url = xstrdup(url);
 	t->anon_url = url_strip_credentials(url);
 	t->quiet = quiet;
-	t->progress = !quiet && isatty(2);
+	t->progress = progress >= 0 ? !!progress : !quiet && isatty(2);
 	strbuf_init(&t->caps, 0);
 	/* A helper that dies must not kill us with SIGPIPE before we report. */
 	signal(SIGPIPE, SIG_IGN);
@@ -406,24 +441,61 @@ static void write_all_or_die(int fd, const void *p, size_t n)
 
 /* Band 2 text: shown as "remote: <line>"; kept line-aligned across
  * packets so a message split in two is still one line. */
-static void show_remote_progress(const char *p, size_t n, int *at_bol)
+/* A server message line not yet ended (see show_remote_progress). */
+static struct strbuf remote_part = STRBUF_INIT;
+
+/* The first "\r" or "\n" in [p, end): nl is where memchr found "\n". */
+static const char *first_break(const char *p, const char *end, const char *nl)
 {
-	struct strbuf sb = STRBUF_INIT;
-	for (size_t i = 0; i < n; i++) {
-		if (*at_bol)
-			strbuf_addstr(&sb, "remote: ");
-		strbuf_addch(&sb, p[i]);
-		*at_bol = p[i] == '\n' || p[i] == '\r';
+	const char *cr = memchr(p, '\r', (nl ? nl : end) - p);
+	return cr ? cr : nl;
+}
+
+/*
+ * Band 2: the server's messages, each line shown as "remote: <text>" as
+ * git shows it: a line that is not empty ends with a clear-to-end-of-line
+ * (ANSI on a terminal, eight spaces otherwise) before its "\r" or "\n",
+ * and a line cut across packets waits in *part for its end.
+ */
+static void show_remote_progress(const char *p, size_t n, struct strbuf *part)
+{
+	static const char *suffix;
+	const char *end = p + n, *brk;
+	struct strbuf out = STRBUF_INIT;
+
+	if (!suffix) {
+		const char *term = getenv("TERM");
+		suffix = isatty(2) && term && strcmp(term, "dumb") ? "\033[K" : "        ";
 	}
-	fwrite(sb.buf, 1, sb.len, stderr);
-	strbuf_release(&sb);
+	while (p < end && (brk = memchr(p, '\n', end - p), brk = first_break(p, end, brk))) {
+		size_t len = brk - p;
+		if (part->len && !len)
+			strbuf_addstr(part, suffix);
+		if (!part->len)
+			strbuf_addstr(part, "remote: ");
+		if (len) {
+			strbuf_add(part, p, len);
+			strbuf_addstr(part, suffix);
+		}
+		strbuf_addch(part, *brk);
+		strbuf_addbuf(&out, part);
+		strbuf_reset(part);
+		p = brk + 1;
+	}
+	if (p < end) {
+		if (!part->len)
+			strbuf_addstr(part, "remote: ");
+		strbuf_add(part, p, end - p);
+	}
+	fwrite(out.buf, 1, out.len, stderr);
+	strbuf_release(&out);
 }
 
 /* Side-band-64k: band 1 pack data, 2 progress, 3 fatal error. */
 static uint64_t read_sideband_pack(struct transport *t, int pack_fd)
 {
 	uint64_t total = 0;
-	int at_bol = 1;
+	struct strbuf *part = &remote_part;
 	t->rd->chomp = 0;
 	for (;;) {
 		int r = read_pkt(t);
@@ -439,7 +511,7 @@ static uint64_t read_sideband_pack(struct transport *t, int pack_fd)
 			total += n - 1;
 			break;
 		case 2:
-			show_remote_progress((const char *)p + 1, n - 1, &at_bol);
+			show_remote_progress((const char *)p + 1, n - 1, part);
 			break;
 		case 3: {
 			size_t len = n - 1;
@@ -451,6 +523,12 @@ static uint64_t read_sideband_pack(struct transport *t, int pack_fd)
 			die("protocol error: bad band #%d", p[0]);
 		}
 	}
+	/* a last line without its end, as git ends it */
+	if (part->len) {
+		strbuf_addch(part, '\n');
+		fwrite(part->buf, 1, part->len, stderr);
+	}
+	strbuf_release(part);
 	t->rd->chomp = 1;
 	return total;
 }
@@ -521,8 +599,7 @@ uint64_t transport_fetch_pack(struct transport *t, const struct object_id *wants
 				write_all_or_die(pack_fd, p + 1, t->rd->len - 1);
 				total += t->rd->len - 1;
 			} else if (p[0] == 2) {
-				int bol = 1;
-				show_remote_progress(l + 1, t->rd->len - 1, &bol);
+				show_remote_progress(l + 1, t->rd->len - 1, &remote_part);
 			} else if (p[0] == 3) {
 				die("remote error: %s", l + 1);
 			} else {

@@ -39,8 +39,20 @@ const char *url_helper_scheme(const char *url);
 char *url_guess_dir(const char *url, int bare);
 
 /* Starts the helper and reads the server's advertisement. Dies like git
- * (the helper prints the reason) when the remote cannot be reached. */
-struct transport *transport_open(const char *url, int quiet);
+ * (the helper prints the reason) when the remote cannot be reached.
+ * progress: 1 shows the server's progress (and tells callers to show
+ * theirs), 0 never, -1 when not quiet and stderr is a terminal (git's
+ * --progress / --no-progress / neither). */
+struct transport *transport_open(const char *url, int quiet, int progress);
+/* Whether progress was asked for (see transport_open). */
+int transport_progress(const struct transport *t);
+/* Whether git would show index-pack's meters ("Receiving objects",
+ * "Resolving deltas") for the pack received into pack_path: progress is
+ * on (and, over v2, -q is not), and git keeps the pack whole, which it does for a v2 clone (keep)
+ * and for a pack of at least fetch.unpackLimit / transfer.unpackLimit
+ * objects (100); smaller packs go to git's unpack-objects, which shows
+ * its meter only on a terminal. */
+int transport_pack_meters(const struct transport *t, const char *pack_path, int keep);
 /* Lists refs: v2 sends ls-refs (with peel, symrefs, unborn and these
  * ref-prefixes; none means all); v0 uses the advertisement. */
 void transport_list_refs(struct transport *t, const char **prefixes, size_t nr_prefixes);

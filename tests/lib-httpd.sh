@@ -100,3 +100,13 @@ start_httpd() {
 	cat "$HTTPD_DIR/start.err" >&2
 	httpd_skip_all "lighttpd would not start"
 }
+
+# progress_lines FILE: FILE (stderr of a clone or fetch with --progress)
+# as lines ("\r" ends one too), the rates that depend on time blanked, in
+# FILE.remote (the server's "remote: " lines) and FILE.local (the rest):
+# the server's lines may come before or after ours, so each kind is
+# compared in its own order.
+progress_lines() {
+	tr '\r' '\n' <"$1" | sed -e 's/, [0-9.]* [KMG]*i*B\/s//' -e 's/ | [0-9.]* [KMG]*i*B\/s//' >"$1.lines" &&
+	{ grep "^remote:" "$1.lines" >"$1.remote"; grep -v "^remote:" "$1.lines" >"$1.local"; :; }
+}

@@ -107,6 +107,34 @@ test_expect_success 'clone of an empty repository whose HEAD is main (v2 unborn)
 	test_cmp g-empty-main/.git/config m-empty-main/.git/config
 '
 
+# --progress with stderr not a terminal: the server's lines and git's
+# meters, compared by progress_lines (tests/lib-httpd.sh).
+test_expect_success 'setup: a repository of 150 objects' '
+	git init -q many && (cd many && for i in $(seq 1 149); do echo $i >f$i; done &&
+	 git add . && test_commit many) && git clone -q --bare many "$HTTPD_ROOT/many.git"
+'
+# git keeps a clone's pack whole over v2; over v0 (and in fetches) a pack
+# of fewer than 100 objects goes to unpack-objects, silent without a
+# terminal.
+for proto in smart v0; do
+	test_expect_success "clone --progress ($proto): git's meters" "
+		mkdir -p pg.$proto pm.$proto &&
+		for r in repo many; do
+			(cd pg.$proto && git clone --progress $HTTPD_URL/$proto/\$r.git \$r 2>../err.git) &&
+			(cd pm.$proto && mini-git clone --progress $HTTPD_URL/$proto/\$r.git \$r 2>../err.mini) &&
+			progress_lines err.git && progress_lines err.mini &&
+			test_cmp err.git.local err.mini.local &&
+			test_cmp err.git.remote err.mini.remote &&
+			{ test \$r = repo || grep -q '^Receiving objects: 100%' err.mini.local; } &&
+			(cd pg.$proto && git clone -q --progress $HTTPD_URL/$proto/\$r.git q\$r 2>../err.git) &&
+			(cd pm.$proto && mini-git clone -q --progress $HTTPD_URL/$proto/\$r.git q\$r 2>../err.mini) &&
+			progress_lines err.git && progress_lines err.mini &&
+			test_cmp err.git.local err.mini.local &&
+			test_cmp err.git.remote err.mini.remote || return 1
+		done
+	"
+done
+
 test_expect_success 'credentials: kept in the config as given, never printed' '
 	url=$(echo "$HTTPD_URL" | sed "s|://|://user:s3cret@|") &&
 	mini-git clone "$url/smart/repo.git" m-cred >out 2>err &&
