@@ -15,6 +15,7 @@
 #include "lib/repo.h"
 #include "lib/thread-pool.h"
 #include "lib/worktree.h"
+#include "odb/delta.h"
 #include "odb/odb.h"
 #include "odb/pack.h"
 #include "odb/pack-walk.h"
@@ -1830,6 +1831,183 @@ static void reread_broken(struct fobj *o)
  * exit code; reading a corrupt object dies as git does.
  */
 
+/*
+ * The walk's reader. Trees come one version after another, each a delta
+ * of the one before, so a result is kept (by pack and offset) for the
+ * next to build on: one small inflate per tree, where the object store's
+ * reader, whose cache keeps bases only, would go down the chain again.
+ * It is silent: zlib is called directly and any failure (a damaged
+ * entry, a base in another pack, a loose object) hands the id to
+ * odb_read_object(), which reads it again and says what git says.
+ */
+#define CONN_CACHE_SLOTS 4096
+#define CONN_CACHE_LIMIT (32u << 20)
+struct conn_cached {
+	const struct packed_git *p;
+	uint64_t off;
+	unsigned char *data;
+	size_t size;
+	enum object_type type;
+};
+static struct conn_cached conn_cache[CONN_CACHE_SLOTS];
+static size_t conn_cache_total;
+static z_stream conn_zs;
+static int conn_zs_ready;
+
+static struct conn_cached *conn_cache_slot(const struct packed_git *p, uint64_t off)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)p ^ off) * 0x9e3779b97f4a7c15ull;
+	return &conn_cache[h >> 52];
+}
+
+static void conn_cache_put(const struct packed_git *p, uint64_t off, enum object_type type,
+			   const unsigned char *data, size_t size)
+{
+	struct conn_cached *c = conn_cache_slot(p, off);
+
+	if (size > CONN_CACHE_LIMIT / 8)
+		return;
+	if (c->data) {
+		conn_cache_total -= c->size;
+		free(c->data);
+		c->data = NULL;
+	}
+	/* Over the limit: start again (trees rebuild from their chains). */
+	if (conn_cache_total + size > CONN_CACHE_LIMIT) {
+		for (size_t i = 0; i < CONN_CACHE_SLOTS; i++) {
+			free(conn_cache[i].data);
+			conn_cache[i].data = NULL;
+		}
+		conn_cache_total = 0;
+	}
+	c->p = p;
+	c->off = off;
+	c->type = type;
+	c->size = size;
+	c->data = xmalloc(size + 1);
+	memcpy(c->data, data, size);
+	c->data[size] = '\0';
+	conn_cache_total += size;
+}
+
+/* The entry's data inflated into a new buffer of e->size bytes plus a
+ * NUL; NULL, silently, for anything zlib or the size disagrees with. */
+static unsigned char *conn_inflate(const struct packed_git *p, const struct pack_entry *e)
+{
+	uint64_t start = e->offset + e->hdr_len, end = p->map_size - 20;
+	unsigned char *out;
+	int st;
+
+	if (start > end || e->size > ((size_t)-1) / 2 || e->size > UINT_MAX - 1)
+		return NULL;
+	if (!conn_zs_ready) {
+		memset(&conn_zs, 0, sizeof(conn_zs));
+		if (inflateInit(&conn_zs) != Z_OK)
+			return NULL;
+		conn_zs_ready = 1;
+	} else if (inflateReset(&conn_zs) != Z_OK) {
+		return NULL;
+	}
+	out = xmalloc(e->size + 1);
+	conn_zs.next_in = (unsigned char *)p->map + start;
+	conn_zs.avail_in = end - start > UINT_MAX ? UINT_MAX : (uInt)(end - start);
+	conn_zs.next_out = out;
+	conn_zs.avail_out = (uInt)e->size + 1;
+	st = inflate(&conn_zs, Z_FINISH);
+	if (st != Z_STREAM_END || conn_zs.total_out != e->size) {
+		free(out);
+		return NULL;
+	}
+	out[e->size] = '\0';
+	return out;
+}
+
+#define CONN_MAX_CHAIN 10000
+
+/* The object at off of p, delta chain followed; NULL when the silent
+ * way cannot tell. */
+static void *conn_pack_read(const struct packed_git *p, uint64_t off, enum object_type *type,
+			    size_t *size)
+{
+	static uint64_t *chain;
+	static size_t alloc_chain;
+	size_t n = 0;
+	unsigned char *base = NULL;
+	size_t base_size = 0;
+	enum object_type base_type = OBJ_NONE;
+	uint64_t cur = off;
+
+	for (;;) {
+		struct conn_cached *c = conn_cache_slot(p, cur);
+		struct pack_entry e;
+		if (c->data && c->p == p && c->off == cur) {
+			base_size = c->size;
+			base_type = c->type;
+			base = xmalloc(base_size + 1);
+			memcpy(base, c->data, base_size + 1);
+			break;
+		}
+		if (pack_entry_header(p, cur, &e))
+			return NULL;
+		if (e.type >= OBJ_COMMIT && e.type <= OBJ_TAG) {
+			base = conn_inflate(p, &e);
+			if (!base)
+				return NULL;
+			base_size = e.size;
+			base_type = e.type;
+			if (n)
+				conn_cache_put(p, cur, base_type, base, base_size);
+			break;
+		}
+		if (n >= CONN_MAX_CHAIN)
+			return NULL;
+		ALLOC_GROW(chain, n + 1, alloc_chain);
+		chain[n++] = cur;
+		if (e.type == OBJ_OFS_DELTA) {
+			cur = e.base_offset;
+		} else {
+			uint32_t pos;
+			if (!pack_idx_lookup(&p->idx, e.base_oid.hash, &pos))
+				return NULL;
+			cur = pack_idx_offset(&p->idx, pos);
+			if (cur == UINT64_MAX)
+				return NULL;
+		}
+	}
+	while (n--) {
+		struct pack_entry e;
+		unsigned char *delta, *res;
+		size_t res_size;
+		if (pack_entry_header(p, chain[n], &e) || !(delta = conn_inflate(p, &e))) {
+			free(base);
+			return NULL;
+		}
+		res = delta_apply(base, base_size, delta, e.size, &res_size, NULL);
+		free(delta);
+		free(base);
+		if (!res)
+			return NULL;
+		base = res;
+		base_size = res_size;
+		conn_cache_put(p, chain[n], base_type, base, base_size);
+	}
+	*type = base_type;
+	*size = base_size;
+	return base;
+}
+
+/* What the walk reads: the fast way when it can, else the object store's. */
+static void *conn_read(const struct object_id *oid, enum object_type *type, size_t *size)
+{
+	uint64_t off;
+	struct packed_git *p = odb_pack_of(oid, &off);
+	void *buf;
+
+	if (p && p->map_state == 1 && (buf = conn_pack_read(p, off, type, size)))
+		return buf;
+	return odb_read_object(oid, type, size);
+}
+
 /* Missing ids the walk has reached: each says "broken link" once. */
 static struct object_id *mset;
 static size_t mset_size, mset_nr;
@@ -1937,7 +2115,7 @@ static int conn_parse_object(struct fobj *o)
 
 	if (o->links)
 		return 1;
-	buf = odb_read_object(&o->oid, &type, &size);
+	buf = conn_read(&o->oid, &type, &size);
 	if (!buf)
 		return 0;
 	hash_object_buf(type_name(type), buf, size, &real);
@@ -2002,7 +2180,7 @@ static void conn_mark(const struct fobj *p, uint32_t l, int used)
 static char *conn_read_as(const struct fobj *o, enum object_type want, size_t *size)
 {
 	enum object_type type;
-	char *buf = odb_read_object(&o->oid, &type, size);
+	char *buf = conn_read(&o->oid, &type, size);
 	if (!buf) {
 		error("Could not read %s", thex(&o->oid));
 		return NULL;
