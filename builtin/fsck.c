@@ -7,7 +7,9 @@
  * each verified object records its outgoing links as table indexes (ids
  * not in the table go to a "missing" list), so connectivity needs no
  * second read of any object. Messages of one pack are kept per entry and
- * printed in pack order when the pack is done, which is git's order. */
+ * printed in pack order when the pack is done, which is git's order.
+ * --connectivity-only verifies nothing: the same table, then a walk that
+ * reads what it reaches (see "--connectivity-only" below). */
 #include "builtin/builtin.h"
 #include "lib/config.h"
 #include "lib/dir-read.h"
@@ -841,19 +843,6 @@ static int check_obj(struct fobj *o, enum object_type type, const char *buf, siz
 	} else if (verbose_objs) {
 		verbose_line(m, type, &o->oid);
 	}
-	if (connectivity_only) {
-		/* git reads objects only to walk them: no syntax check, no
-		 * --tags lines; a tree its walk cannot decode is still told
-		 * when the walk reaches it. */
-		if (type == OBJ_TREE && !checked && !tree_first_entry_bad(buf, len, &why)) {
-			int reports = 0;
-			fsck_check_object(&fopts, &o->oid, type, buf, len, count_report_cb, &reports,
-					  &why2);
-		}
-		if (why || why2)
-			walk_bad_add(o, why ? why : why2);
-		return 0;
-	}
 	if (checked)
 		goto show;
 	if (type == OBJ_TREE && tree_first_entry_bad(buf, len, &why)) {
@@ -1193,8 +1182,7 @@ static size_t verify_loose(size_t i, uint32_t dir_nr)
 		int r, parse_failed;
 
 		if (loose[i].cruft) {
-			if (!connectivity_only)
-				fprintf(stderr, "bad sha1 file: %s\n", loose[i].path);
+			fprintf(stderr, "bad sha1 file: %s\n", loose[i].path);
 			continue;
 		}
 		oidclr(&real);
