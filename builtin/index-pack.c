@@ -74,18 +74,22 @@ int cmd_index_pack(int argc, const char **argv)
 			if (idx || ++i >= argc)
 				usage_exit();
 			idx = argv[i];
-		} else if (!strcmp(a, "--strict") || !strcmp(a, "--fix-thin") ||
+		} else if (!strcmp(a, "--fix-thin")) {
+			opts.fix_thin = 1;
+		} else if (!strcmp(a, "--strict") ||
 			   !strcmp(a, "--rev-index") || !strcmp(a, "--no-rev-index") ||
 			   !strcmp(a, "--check-self-contained-and-connected") ||
 			   starts_with(a, "--strict=") || starts_with(a, "--pack_header=") ||
 			   starts_with(a, "--max-input-size=")) {
-			/* accepted; a thin pack still fails with git's message */
+			/* accepted, and not acted on */
 		} else {
 			usage_exit();
 		}
 	}
 	if (!pack && !from_stdin)
 		usage_exit();
+	if (opts.fix_thin && !from_stdin)
+		die("the option '%s' requires '%s'", "--fix-thin", "--stdin");
 	if (pack && !ends_with(pack, ".pack"))
 		die("packfile name '%s' does not end with '.pack'", pack);
 	/* Repository discovery moves to the top of the work tree: names given

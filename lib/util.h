@@ -62,6 +62,8 @@ ssize_t xread(int fd, void *buf, size_t len);   /* retries EINTR */
 ssize_t xwrite(int fd, const void *buf, size_t len);
 ssize_t read_in_full(int fd, void *buf, size_t len);
 ssize_t write_in_full(int fd, const void *buf, size_t len);
+/* pwrite() all of buf at off, retrying short writes; -1 with errno. */
+ssize_t pwrite_in_full(int fd, const void *buf, size_t len, off_t off);
 int xopen(const char *path, int flags, ...);   /* dies on failure */
 int starts_with(const char *s, const char *prefix);
 int ends_with(const char *s, const char *suffix);

@@ -126,6 +126,25 @@ ssize_t write_in_full(int fd, const void *buf, size_t len)
 	return total;
 }
 
+ssize_t pwrite_in_full(int fd, const void *buf, size_t len, off_t off)
+{
+	const char *p = buf;
+	size_t total = 0;
+	while (total < len) {
+		ssize_t n = pwrite(fd, p + total, len - total, off + (off_t)total);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0)
+			return -1;
+		if (!n) {
+			errno = ENOSPC;
+			return -1;
+		}
+		total += n;
+	}
+	return total;
+}
+
 int xopen(const char *path, int flags, ...)
 {
 	mode_t mode = 0;

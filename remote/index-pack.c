@@ -7,6 +7,7 @@
 #include "sha1/sha1.h"
 #include <fcntl.h>
 #include <pthread.h>
+#include <zlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 
@@ -49,6 +50,16 @@ struct ip_state {
 	uint64_t entries_end;
 	int trailer_failed;      /* git's reading would fail here instead */
 	struct pack_walk_error trailer_err;
+	/* --fix-thin: the bases taken from our objects, deflated, to be
+	 * appended to the pack as whole objects */
+	struct thin_base {
+		struct object_id oid;
+		enum object_type type;
+		size_t size;
+		unsigned char *z;
+		size_t zlen;
+	} *thin;
+	size_t thin_nr, thin_alloc;
 };
 
 /* git reads its input 4096 bytes at a time, byte by byte through entry
@@ -138,6 +149,32 @@ static void on_object(const struct pack_walk_object *obj, void *data)
 		}
 		pthread_mutex_unlock(&st->lock);
 	}
+}
+
+/* A REF_DELTA base the pack does not hold (a thin pack): ours, read from
+ * the object store and kept deflated for append_thin_bases(). Called on
+ * the walk's own thread, one base at a time. */
+static void *thin_base(const struct object_id *oid, enum object_type *type, size_t *size,
+		       void *data)
+{
+	struct ip_state *st = data;
+	struct thin_base *t;
+	uLongf zlen;
+	void *buf = odb_read_object_gently(oid, type, size);
+
+	if (!buf)
+		return NULL;
+	zlen = compressBound(*size);
+	ALLOC_GROW(st->thin, st->thin_nr + 1, st->thin_alloc);
+	t = &st->thin[st->thin_nr++];
+	oidcpy(&t->oid, oid);
+	t->type = *type;
+	t->size = *size;
+	t->z = xmalloc(zlen);
+	if (compress2(t->z, &zlen, buf, *size, Z_DEFAULT_COMPRESSION) != Z_OK)
+		die("unable to deflate %s", oid_to_hex(oid));
+	t->zlen = zlen;
+	return buf;
 }
 
 static void on_error(const struct pack_walk_error *err, void *data)
@@ -324,6 +361,71 @@ static int report_walk_fail(struct ip_state *st, const unsigned char *pack, size
 	}
 }
 
+/*
+ * --fix-thin: the bases the pack's deltas needed from our objects go at
+ * its end as whole objects, its header counts them, and its trailer is
+ * computed again over the new contents, so that the pack stands alone.
+ * Their index entries are added to st->e. 0, or -1 with git's message.
+ */
+static int append_thin_bases(struct ip_state *st, const char *pack_path, uint64_t end,
+			     uint32_t count, unsigned char pack_hash[RAW_SZ])
+{
+	struct sha1_ctx c;
+	unsigned char hdr[16], buf[65536];
+	uint64_t off = end, pos;
+	int fd = open(pack_path, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return fail("cannot open packfile '%s': %s", pack_path, strerror(errno));
+	if ((uint64_t)count + st->thin_nr > UINT32_MAX) {
+		close(fd);
+		return fail("pack has too many objects");
+	}
+	st->e = xrealloc(st->e, st_mult(st->alloc + st->thin_nr, sizeof(*st->e)));
+	if (ftruncate(fd, (off_t)end) < 0)
+		goto fail;
+	for (size_t i = 0; i < st->thin_nr; i++) {
+		struct thin_base *t = &st->thin[i];
+		struct idx_entry *e = &st->e[st->alloc + i];
+		size_t n = 0, size = t->size;
+		hdr[n++] = (unsigned char)(t->type << 4 | (size & 15)) | (size > 15 ? 0x80 : 0);
+		for (size >>= 4; size; size >>= 7)
+			hdr[n++] = (unsigned char)(size & 0x7f) | (size > 0x7f ? 0x80 : 0);
+		if (pwrite_in_full(fd, hdr, n, (off_t)off) < 0 ||
+		    pwrite_in_full(fd, t->z, t->zlen, (off_t)(off + n)) < 0)
+			goto fail;
+		oidcpy(&e->oid, &t->oid);
+		e->offset = off;
+		e->crc = (uint32_t)crc32(crc32(0, hdr, (uInt)n), t->z, (uInt)t->zlen);
+		off += n + t->zlen;
+	}
+	hdr[0] = (unsigned char)((count + st->thin_nr) >> 24);
+	hdr[1] = (unsigned char)((count + st->thin_nr) >> 16);
+	hdr[2] = (unsigned char)((count + st->thin_nr) >> 8);
+	hdr[3] = (unsigned char)(count + st->thin_nr);
+	if (pwrite_in_full(fd, hdr, 4, 8) < 0)
+		goto fail;
+	sha1_init(&c);
+	for (pos = 0; pos < off;) {
+		size_t want = off - pos < sizeof(buf) ? (size_t)(off - pos) : sizeof(buf);
+		ssize_t got = pread(fd, buf, want, (off_t)pos);
+		if (got <= 0)
+			goto fail;
+		sha1_update(&c, buf, (size_t)got);
+		pos += (uint64_t)got;
+	}
+	sha1_final(pack_hash, &c);
+	if (pwrite_in_full(fd, pack_hash, RAW_SZ, (off_t)off) < 0 || fsync(fd) < 0)
+		goto fail;
+	close(fd);
+	st->alloc += (uint32_t)st->thin_nr;
+	return 0;
+fail:
+	fail("unable to write '%s': %s", pack_path, strerror(errno));
+	close(fd);
+	return -1;
+}
+
 int index_pack_file(const char *pack_path, const char *idx_path,
 		    const struct index_pack_opts *opts, unsigned char pack_hash[RAW_SZ])
 {
@@ -386,6 +488,8 @@ int index_pack_file(const char *pack_path, const char *idx_path,
 	wo.object = on_object;
 	wo.error = on_error;
 	wo.progress = on_progress;
+	if (opts->fix_thin)
+		wo.external_base = thin_base;
 	wo.data = &st;
 	walk = pack_walk(pack, len, &wo, &res);
 	/* Once the entries are read, git checks the trailer before it
@@ -439,6 +543,15 @@ int index_pack_file(const char *pack_path, const char *idx_path,
 		goto out;
 	}
 	memcpy(pack_hash, pack + len - RAW_SZ, RAW_SZ);
+	if (st.thin_nr) {
+		struct strbuf msg = STRBUF_INIT;
+		strbuf_addf(&msg, "completed with %zu local object%s", st.thin_nr,
+			    st.thin_nr == 1 ? "" : "s");
+		stop_progress_msg(&st.progress, msg.buf);
+		strbuf_release(&msg);
+		if (append_thin_bases(&st, pack_path, res.entries_end, count, pack_hash) < 0)
+			goto out;
+	}
 	stop_progress(&st.progress);
 
 	tmp = xstrfmt("%s.tmpXXXXXX", idx_path);
@@ -468,6 +581,9 @@ int index_pack_file(const char *pack_path, const char *idx_path,
 out:
 	progress_abandon(&st.progress);
 	munmap(pack, len);
+	for (size_t i = 0; i < st.thin_nr; i++)
+		free(st.thin[i].z);
+	free(st.thin);
 	free(st.e);
 	pthread_mutex_destroy(&st.lock);
 	return ret;

@@ -14,6 +14,7 @@ struct index_pack_opts {
 	int receiving;          /* the pack came on stdin: "Receiving objects"
 				   with its throughput, not "Indexing objects" */
 	const char *progress_title; /* instead of either */
+	int fix_thin;           /* complete a thin pack with our own bases */
 	uint64_t receive_start_ns;  /* progress_now_ns() when the pack began
 				       to arrive (0: unknown) */
 };

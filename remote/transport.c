@@ -546,6 +546,9 @@ uint64_t transport_fetch_pack(struct transport *t, const struct object_id *wants
 	if (t->version == 2) {
 		add_v2_common(t, &req, "fetch");
 		pkt_addf(&req, "ofs-delta\n");
+		/* with haves, deltas against what we have (index-pack --fix-thin) */
+		if (nr_haves)
+			pkt_addf(&req, "thin-pack\n");
 		if (!t->progress)
 			pkt_addf(&req, "no-progress\n");
 		if (include_tag)
@@ -561,6 +564,8 @@ uint64_t transport_fetch_pack(struct transport *t, const struct object_id *wants
 		if (!transport_server_has(t, "side-band-64k", NULL))
 			die("server does not support side-band-64k");
 		strbuf_addstr(&caps, " side-band-64k");
+		if (nr_haves && transport_server_has(t, "thin-pack", NULL))
+			strbuf_addstr(&caps, " thin-pack");
 		if (transport_server_has(t, "ofs-delta", NULL))
 			strbuf_addstr(&caps, " ofs-delta");
 		if (!t->progress && transport_server_has(t, "no-progress", NULL))

@@ -102,4 +102,43 @@ test_expect_success 'usage and bad names like git' '
 	compare_git index-pack --stdin --bogus
 '
 
+# --fix-thin: a thin pack (deltas against objects it does not hold) is
+# completed from the repository's own objects, which are appended to it
+test_expect_success 'index-pack --stdin --fix-thin completes a thin pack as git does' '
+	git init -q thin-src && (cd thin-src && seq 1 20000 >f && seq 5000 >g &&
+	 git add . && test_commit t1 && sed -i "s/^100\$/x/" f && sed -i "s/^7\$/y/" g &&
+	 git commit -q -am t2 &&
+	 git pack-objects --stdout --revs <<-EOF >../thin-base.pack &&
+	$(git rev-parse HEAD~1)
+	EOF
+	 git pack-objects --thin --stdout --revs <<-EOF >../thin.pack
+	$(git rev-parse HEAD)
+	^$(git rev-parse HEAD~1)
+	EOF
+	) &&
+	for who in git mini; do
+		git init -q thin-$who && (cd thin-$who && git index-pack --stdin <../thin-base.pack >/dev/null) || return 1
+	done &&
+	(cd thin-git && git index-pack --stdin --fix-thin -v <../thin.pack >../out.git 2>../err.git) &&
+	(cd thin-mini && mini-git index-pack --stdin --fix-thin -v <../thin.pack >../out.mini 2>../err.mini) &&
+	test_cmp err.git err.mini &&
+	grep "completed with 2 local objects" err.mini &&
+	(cd thin-mini && git fsck --strict --no-dangling &&
+	 git verify-pack objects/pack/pack-$(cut -f2 ../out.mini).idx 2>/dev/null ||
+	 git verify-pack .git/objects/pack/pack-$(cut -f2 ../out.mini).idx) &&
+	git -C thin-mini cat-file -p $(git -C thin-src rev-parse HEAD:f) | cmp - thin-src/f
+'
+
+test_expect_success 'a thin pack without its bases: git'"'"'s message, nothing written' '
+	git init -q thin-none &&
+	(cd thin-none && test_expect_code 128 git index-pack --stdin --fix-thin <../thin.pack >../out.git 2>../err.git;
+	 ls .git/objects/pack >../ls.git &&
+	 test_expect_code 128 mini-git index-pack --stdin --fix-thin <../thin.pack >../out.mini 2>../err.mini;
+	 ls .git/objects/pack >../ls.mini) &&
+	test_cmp err.git err.mini && test_cmp ls.git ls.mini &&
+	(cd thin-none && git index-pack --fix-thin ../thin.pack 2>../err.git; echo "exit=$?" >>../err.git;
+	 mini-git index-pack --fix-thin ../thin.pack 2>../err.mini; echo "exit=$?" >>../err.mini) &&
+	test_cmp err.git err.mini
+'
+
 test_done
