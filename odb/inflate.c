@@ -361,8 +361,51 @@ static inline int decode(struct bits *s, const struct hcode *t, unsigned mask, s
 	return 0;
 }
 
-static int dynamic_tables(struct bits *s, struct inflater *f)
+/* One symbol of the code length code: a length, or a run of them, into
+ * lens[*i...]. With checked, the bits are counted first. */
+static inline __attribute__((always_inline))
+int code_length(struct bits *s, const struct hcode *cl, unsigned clmask, uint8_t *lens,
+		unsigned *i, unsigned total, const int checked)
 {
+	struct hcode e = cl[s->bb & clmask];
+	unsigned rep, val = 0, x;
+	uint64_t v8;
+
+	if (checked && s->bc < e.len)
+		return -1;
+	s->bb >>= e.len;
+	s->bc -= e.len;
+	if (e.val < 16) {
+		lens[(*i)++] = (uint8_t)e.val;
+		return 0;
+	}
+	x = e.val == 16 ? 2 : e.val == 17 ? 3 : 7;
+	if (checked && s->bc < x)
+		return -1;
+	rep = (unsigned)(s->bb & ((1u << x) - 1)) + (e.val == 18 ? 11 : 3);
+	s->bb >>= x;
+	s->bc -= x;
+	if (e.val == 16) {
+		if (!*i)
+			return -1;
+		val = lens[*i - 1];
+	}
+	if (*i + rep > total)
+		return -1;
+	/* Runs are short: eight bytes at a time (into the slack after the
+	 * lengths) rather than a call to memset. */
+	v8 = val * 0x0101010101010101ull;
+	for (unsigned j = 0; j < rep; j += 8)
+		memcpy(lens + *i + j, &v8, 8);
+	*i += rep;
+	return 0;
+}
+
+static int dynamic_tables(struct bits *sp, struct inflater *f)
+{
+	/* A copy the compiler can keep in registers (lens, a char array,
+	 * could alias *sp); written back on success. */
+	struct bits bs = *sp, *s = &bs;
 	static const uint8_t order[19] = {
 		16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15 };
 	/* Room for reading the sets 16 bytes at a time (sort_by_length) and
@@ -398,44 +441,25 @@ static int dynamic_tables(struct bits *s, struct inflater *f)
 		 * has 56 bits, four symbols need no count checks; near the
 		 * end of the input every symbol checks them.
 		 */
-		unsigned checked, r;
-		refill(s);
-		checked = s->bc < 56;
-		for (r = 0; r < 4 && i < total; r++) {
-			struct hcode e = f->cl[s->bb & clmask];
-			unsigned rep, val = 0, x;
-			if (checked && s->bc < e.len)
+		if (s->end - s->in >= 8) {
+			uint64_t w;
+			memcpy(&w, s->in, 8);
+			s->bb |= le64toh(w) << s->bc;
+			s->in += (63 - s->bc) >> 3;
+			s->bc |= 56;
+			if (code_length(s, f->cl, clmask, lens, &i, total, 0) || i >= total ||
+			    code_length(s, f->cl, clmask, lens, &i, total, 0) || i >= total ||
+			    code_length(s, f->cl, clmask, lens, &i, total, 0) || i >= total ||
+			    code_length(s, f->cl, clmask, lens, &i, total, 0))
+				break;
+		} else {
+			refill(s);
+			if (code_length(s, f->cl, clmask, lens, &i, total, 1))
 				return -1;
-			s->bb >>= e.len;
-			s->bc -= e.len;
-			if (e.val < 16) {
-				lens[i++] = (uint8_t)e.val;
-				continue;
-			}
-			x = e.val == 16 ? 2 : e.val == 17 ? 3 : 7;
-			if (checked && s->bc < x)
-				return -1;
-			rep = (unsigned)(s->bb & ((1u << x) - 1)) + (e.val == 18 ? 11 : 3);
-			s->bb >>= x;
-			s->bc -= x;
-			if (e.val == 16) {
-				if (!i)
-					return -1;
-				val = lens[i - 1];
-			}
-			if (i + rep > total)
-				return -1;
-			{
-				/* Runs are short: eight bytes at a time (into the
-				 * slack after the lengths) rather than a call to
-				 * memset. */
-				uint64_t v8 = val * 0x0101010101010101ull;
-				for (unsigned j = 0; j < rep; j += 8)
-					memcpy(lens + i + j, &v8, 8);
-			}
-			i += rep;
 		}
 	}
+	if (i != total)
+		return -1;
 	if (!lens[256])
 		return -1;
 	bits = build_table(f->lit, LIT_BITS, lens, nlen, T_LIT);
@@ -444,6 +468,7 @@ static int dynamic_tables(struct bits *s, struct inflater *f)
 		return -1;
 	f->lit_bits = (unsigned)bits;
 	f->dist_bits = (unsigned)dbits;
+	*sp = bs;
 	return 0;
 }
 
@@ -543,7 +568,9 @@ int decode_stream(struct inflater *f, const unsigned char *in, size_t avail,
 	pthread_once(&fixed_once, build_fixed);
 	do {
 		const struct hcode *lit, *dist;
-		unsigned lmask, dmask;
+		const unsigned char *ip, *iend;
+		unsigned lmask, dmask, bc;
+		uint64_t bb;
 		refill(&s);
 		if (take(&s, 1, &final) || take(&s, 2, &type))
 			return -1;
@@ -595,31 +622,37 @@ int decode_stream(struct inflater *f, const unsigned char *in, size_t avail,
 		 * is always room: it returns once size bytes exist, and the
 		 * literals below cannot reach them.)
 		 */
-		while (s.end - s.in >= 8 && (head ? oend - o > 5 : cap - o >= 258 + 8)) {
+		/* The state in locals: s escapes to dynamic_tables(), and the
+		 * compiler would keep it in memory through every store to o. */
+		bb = s.bb;
+		bc = s.bc;
+		ip = s.in;
+		iend = s.end;
+		while (iend - ip >= 8 && (head ? oend - o > 5 : cap - o >= 258 + 8)) {
 			struct hcode e, d;
 			unsigned len, dd, k;
 			uint64_t v;
-			memcpy(&v, s.in, 8);
-			s.bb |= le64toh(v) << s.bc;
-			s.in += (63 - s.bc) >> 3;
-			s.bc |= 56;
-			e = lit[s.bb & lmask];
+			memcpy(&v, ip, 8);
+			bb |= le64toh(v) << bc;
+			ip += (63 - bc) >> 3;
+			bc |= 56;
+			e = lit[bb & lmask];
 			if (e.kx >> 5 == K_SUB)
-				e = lit[e.val + ((s.bb >> e.len) & ((1u << (e.kx & 31)) - 1))];
+				e = lit[e.val + ((bb >> e.len) & ((1u << (e.kx & 31)) - 1))];
 			k = e.kx >> 5;
-			s.bb >>= e.len;
-			s.bc -= e.len;
+			bb >>= e.len;
+			bc -= e.len;
 			if (k == K_LIT) {
 				*o++ = (unsigned char)e.val;
 				/* At least 41 bits are left: four more literals
 				 * whose codes the primary table holds (10 bits at
 				 * most each) need no refill, nor a loop test. */
 #define ANOTHER_LITERAL() \
-				e = lit[s.bb & lmask]; \
+				e = lit[bb & lmask]; \
 				if (e.kx >> 5 != K_LIT) \
 					continue; \
-				s.bb >>= e.len; \
-				s.bc -= e.len; \
+				bb >>= e.len; \
+				bc -= e.len; \
 				*o++ = (unsigned char)e.val
 				ANOTHER_LITERAL();
 				ANOTHER_LITERAL();
@@ -629,23 +662,27 @@ int decode_stream(struct inflater *f, const unsigned char *in, size_t avail,
 				continue;
 			}
 			if (k != K_LEN) {
-				if (k == K_EOB)
+				if (k == K_EOB) {
+					s.bb = bb;
+					s.bc = bc;
+					s.in = ip;
 					goto block_done;
+				}
 				return -1;
 			}
-			len = e.val + (unsigned)(s.bb & ((1u << (e.kx & 31)) - 1));
-			s.bb >>= e.kx & 31;
-			s.bc -= e.kx & 31;
-			d = dist[s.bb & dmask];
+			len = e.val + (unsigned)(bb & ((1u << (e.kx & 31)) - 1));
+			bb >>= e.kx & 31;
+			bc -= e.kx & 31;
+			d = dist[bb & dmask];
 			if (d.kx >> 5 == K_SUB)
-				d = dist[d.val + ((s.bb >> d.len) & ((1u << (d.kx & 31)) - 1))];
+				d = dist[d.val + ((bb >> d.len) & ((1u << (d.kx & 31)) - 1))];
 			if (d.kx >> 5 == K_BAD)
 				return -1;
-			s.bb >>= d.len;
-			s.bc -= d.len;
-			dd = d.val + (unsigned)(s.bb & ((1u << (d.kx & 31)) - 1));
-			s.bb >>= d.kx & 31;
-			s.bc -= d.kx & 31;
+			bb >>= d.len;
+			bc -= d.len;
+			dd = d.val + (unsigned)(bb & ((1u << (d.kx & 31)) - 1));
+			bb >>= d.kx & 31;
+			bc -= d.kx & 31;
 			if (dd > (size_t)(o - out))
 				return -1;
 			{
@@ -669,6 +706,9 @@ int decode_stream(struct inflater *f, const unsigned char *in, size_t avail,
 			if (head && o >= oend)
 				return 0;
 		}
+		s.bb = bb;
+		s.bc = bc;
+		s.in = ip;
 		if (o > oend)
 			return -1;
 		for (;;) {
