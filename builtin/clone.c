@@ -167,7 +167,8 @@ static void fetch_and_store(struct transport *t, struct object_id *wants, size_t
 	const char *dir = xstrfmt("%s/pack", odb_objdir());
 	char *tmp = xstrfmt("%s/tmp_pack_XXXXXX", dir);
 	/* git's "Receiving objects" and "Resolving deltas" when progress is on */
-	struct index_pack_opts opts = { .receiving = 1, .receive_start_ns = progress_now_ns() };
+	struct index_pack_opts opts = { .receiving = 1, .receive_start_ns = progress_now_ns(),
+					.check_links = LINKS_IN_PACK_OR_OURS };
 	unsigned char hash[RAW_SZ];
 	int fd = mkstemp(tmp);
 	if (fd < 0)

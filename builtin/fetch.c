@@ -230,6 +230,7 @@ static void fetch_pack(struct transport *t, struct object_id *wants, size_t nr_w
 	const char *dir = xstrfmt("%s/pack", odb_objdir());
 	char *tmp = xstrfmt("%s/tmp_pack_XXXXXX", dir);
 	struct index_pack_opts opts = { .check_collisions = 1, .receiving = 1, .fix_thin = 1,
+					.check_links = LINKS_IN_PACK_OR_OURS,
 					.receive_start_ns = progress_now_ns() };
 	unsigned char hash[RAW_SZ];
 	int fd;

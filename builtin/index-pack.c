@@ -76,9 +76,10 @@ int cmd_index_pack(int argc, const char **argv)
 			idx = argv[i];
 		} else if (!strcmp(a, "--fix-thin")) {
 			opts.fix_thin = 1;
+		} else if (!strcmp(a, "--check-self-contained-and-connected")) {
+			opts.check_links = LINKS_IN_PACK;
 		} else if (!strcmp(a, "--strict") ||
 			   !strcmp(a, "--rev-index") || !strcmp(a, "--no-rev-index") ||
-			   !strcmp(a, "--check-self-contained-and-connected") ||
 			   starts_with(a, "--strict=") || starts_with(a, "--pack_header=") ||
 			   starts_with(a, "--max-input-size=")) {
 			/* accepted, and not acted on */

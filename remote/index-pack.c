@@ -3,6 +3,7 @@
 #include "lib/progress.h"
 #include "lib/strbuf.h"
 #include "odb/odb.h"
+#include "odb/object.h"
 #include "odb/pack-walk.h"
 #include "sha1/sha1.h"
 #include <fcntl.h>
@@ -60,6 +61,11 @@ struct ip_state {
 		size_t zlen;
 	} *thin;
 	size_t thin_nr, thin_alloc;
+	/* check_links: the ids the pack's objects name, from every thread */
+	int check_links;
+	struct object_id *links;
+	size_t links_nr, links_alloc;
+	int bad_links;           /* an object whose links could not be read */
 };
 
 /* git reads its input 4096 bytes at a time, byte by byte through entry
@@ -124,9 +130,75 @@ static void on_progress(const struct pack_walk_event *ev, void *data)
 	}
 }
 
+static void flush_links(struct ip_state *st, const struct object_id *ids, size_t n)
+{
+	if (!n)
+		return;
+	pthread_mutex_lock(&st->lock);
+	ALLOC_GROW(st->links, st->links_nr + n, st->links_alloc);
+	memcpy(st->links + st->links_nr, ids, n * sizeof(*ids));
+	st->links_nr += n;
+	pthread_mutex_unlock(&st->lock);
+}
+
+/* The ids obj names: a commit's tree and parents, a tag's object, a
+ * tree's entries but submodule commits. Appended to st->links; an object
+ * that cannot be read that far marks st->bad_links. */
+static void collect_links(struct ip_state *st, const struct pack_walk_object *obj)
+{
+	struct object_id local[64];
+	size_t n = 0;
+	const char *p = obj->data, *end = p + obj->size;
+	int bad = 0;
+
+#define LINK(id) do { \
+		if (n == ARRAY_SIZE(local)) { flush_links(st, local, n); n = 0; } \
+		oidcpy(&local[n++], (id)); \
+	} while (0)
+	if (obj->type == OBJ_TREE) {
+		struct tree_iter it;
+		struct tree_entry e;
+		int r;
+		tree_iter_init(&it, obj->data, obj->size);
+		while ((r = tree_iter_next(&it, &e)) > 0)
+			if (e.mode != 0160000)
+				LINK(e.oid);
+		bad = r < 0;
+	} else if (obj->type == OBJ_COMMIT || obj->type == OBJ_TAG) {
+		const char *key = obj->type == OBJ_COMMIT ? "tree " : "object ";
+		size_t klen = strlen(key);
+		struct object_id id;
+		if ((size_t)(end - p) < klen + HEX_SZ + 1 || memcmp(p, key, klen) ||
+		    get_oid_hex(p + klen, &id) || p[klen + HEX_SZ] != '\n') {
+			bad = 1;
+		} else {
+			LINK(&id);
+			p += klen + HEX_SZ + 1;
+			while (obj->type == OBJ_COMMIT && end - p >= 7 + HEX_SZ + 1 &&
+			       !memcmp(p, "parent ", 7)) {
+				if (get_oid_hex(p + 7, &id) || p[7 + HEX_SZ] != '\n') {
+					bad = 1;
+					break;
+				}
+				LINK(&id);
+				p += 7 + HEX_SZ + 1;
+			}
+		}
+	}
+#undef LINK
+	flush_links(st, local, n);
+	if (bad) {
+		pthread_mutex_lock(&st->lock);
+		st->bad_links = 1;
+		pthread_mutex_unlock(&st->lock);
+	}
+}
+
 static void on_object(const struct pack_walk_object *obj, void *data)
 {
 	struct ip_state *st = data;
+	if (st->check_links)
+		collect_links(st, obj);
 	if (obj->nr >= st->alloc)
 		return;  /* cannot happen: nr < the header's count */
 	oidcpy(&st->e[obj->nr].oid, &obj->oid);
@@ -361,6 +433,43 @@ static int report_walk_fail(struct ip_state *st, const unsigned char *pack, size
 	}
 }
 
+static int cmp_oid_only(const void *a, const void *b)
+{
+	return oidcmp(a, b);
+}
+
+/* Each id the pack's objects name is in the pack, or (LINKS_IN_PACK_OR_OURS)
+ * ours; else git's message for the first missing one. The thin bases are
+ * ours. */
+static int check_links(struct ip_state *st)
+{
+	struct object_id *in_pack = xmalloc(st_mult(st->alloc ? st->alloc : 1, sizeof(*in_pack)));
+	size_t i, out = 0;
+	int ret = 0;
+
+	if (st->bad_links) {
+		free(in_pack);
+		return fail("pack has objects whose links cannot be read");
+	}
+	for (i = 0; i < st->alloc; i++)
+		oidcpy(&in_pack[i], &st->e[i].oid);
+	QSORT(in_pack, st->alloc, cmp_oid_only);
+	QSORT(st->links, st->links_nr, cmp_oid_only);
+	for (i = 0; i < st->links_nr; i++)
+		if (!out || !oideq(&st->links[out - 1], &st->links[i]))
+			oidcpy(&st->links[out++], &st->links[i]);
+	for (i = 0; i < out && !ret; i++) {
+		const struct object_id *id = &st->links[i];
+		if (bsearch(id, in_pack, st->alloc, sizeof(*in_pack), cmp_oid_only))
+			continue;
+		if (st->check_links == LINKS_IN_PACK_OR_OURS && odb_has_object(id))
+			continue;
+		ret = fail("did not receive expected object %s", oid_to_hex(id));
+	}
+	free(in_pack);
+	return ret;
+}
+
 /*
  * --fix-thin: the bases the pack's deltas needed from our objects go at
  * its end as whole objects, its header counts them, and its trailer is
@@ -471,6 +580,7 @@ int index_pack_file(const char *pack_path, const char *idx_path,
 	st.alloc = count > (len - 32) / 2 + 1 ? (uint32_t)((len - 32) / 2 + 1) : count;
 	st.e = xcalloc(st.alloc ? st.alloc : 1, sizeof(*st.e));
 	st.check_collisions = opts->check_collisions;
+	st.check_links = opts->check_links;
 	st.len = len;
 	st.verbose = opts->verbose;
 	st.receiving = opts->receiving;
@@ -542,6 +652,8 @@ int index_pack_file(const char *pack_path, const char *idx_path,
 		fail("early EOF");
 		goto out;
 	}
+	if (st.check_links && check_links(&st) < 0)
+		goto out;
 	memcpy(pack_hash, pack + len - RAW_SZ, RAW_SZ);
 	if (st.thin_nr) {
 		struct strbuf msg = STRBUF_INIT;
@@ -584,6 +696,7 @@ out:
 	for (size_t i = 0; i < st.thin_nr; i++)
 		free(st.thin[i].z);
 	free(st.thin);
+	free(st.links);
 	free(st.e);
 	pthread_mutex_destroy(&st.lock);
 	return ret;

@@ -15,6 +15,12 @@ struct index_pack_opts {
 				   with its throughput, not "Indexing objects" */
 	const char *progress_title; /* instead of either */
 	int fix_thin;           /* complete a thin pack with our own bases */
+	/* Every id the pack's commits, trees and tags name must be in the
+	 * pack (LINKS_IN_PACK: git's --check-self-contained-and-connected)
+	 * or, with LINKS_IN_PACK_OR_OURS, in the pack or our objects (what a
+	 * fetch needs: a server that leaves objects out is caught here, before
+	 * any ref moves). */
+	enum { LINKS_UNCHECKED, LINKS_IN_PACK, LINKS_IN_PACK_OR_OURS } check_links;
 	uint64_t receive_start_ns;  /* progress_now_ns() when the pack began
 				       to arrive (0: unknown) */
 };

@@ -14,7 +14,8 @@
 #                          replaces it, "stall" writes a line to the fifo
 #                          $HTTPD_DIR/stalled then waits for one from
 #                          $HTTPD_DIR/release before answering nothing,
-#                          "ok" passes it through
+#                          "ok" passes it through, "reply <file>" answers
+#                          a v2 fetch with the file (see v2_pack_reply)
 # $HTTPD_URL/<file>        static files under $HTTPD_ROOT (garbage tests)
 # The server is stopped when the test script exits.
 
@@ -63,6 +64,18 @@ start_httpd() {
 		cat >/dev/null
 		printf "Content-Type: application/x-git-upload-pack-result\\r\\n\\r\\n"
 		printf "this is not a pkt-line stream\\n" ;;
+	reply*)
+		# a v2 fetch is answered with the file named; anything else
+		# (ls-refs) goes to http-backend as sent
+		body=\$(mktemp "$HTTPD_DIR/body.XXXXXX")
+		cat >"\$body"
+		if grep -q "command=fetch" "\$body"; then
+			printf "Content-Type: application/x-git-upload-pack-result\\r\\n\\r\\n"
+			cat "\${mode#reply }"
+		else
+			"$HTTP_BACKEND" <"\$body"
+		fi
+		rm -f "\$body" ;;
 	esac
 	SCRIPT
 	chmod +x "$HTTPD_DIR/broken.cgi"
@@ -109,4 +122,16 @@ start_httpd() {
 progress_lines() {
 	tr '\r' '\n' <"$1" | sed -e 's/, [0-9.]* [KMG]*i*B\/s//' -e 's/ | [0-9.]* [KMG]*i*B\/s//' >"$1.lines" &&
 	{ grep "^remote:" "$1.lines" >"$1.remote"; grep -v "^remote:" "$1.lines" >"$1.local"; :; }
+}
+
+# v2_pack_reply PACK OUT: OUT is a v2 fetch response carrying PACK (a
+# "packfile" section, the pack in side-band-64k packets, a flush), for a
+# server that sends what it likes.
+v2_pack_reply() {
+	perl -e '
+		binmode STDIN; binmode STDOUT; local $/; my $p = <STDIN>;
+		sub pkt { printf "%04x%s", length($_[0]) + 4, $_[0] }
+		pkt("packfile\n");
+		for (my $o = 0; $o < length $p; $o += 65515) { pkt("\1" . substr($p, $o, 65515)) }
+		print "0000";' <"$1" >"$2"
 }

@@ -187,6 +187,21 @@ for mode in "truncate 3000" "truncate 40" "garbage"; do
 	"
 done
 
+# A server that leaves an object out of the pack (its commit and tree
+# name a blob it never sends): the clone fails and leaves nothing.
+test_expect_success 'a pack missing an object: git'"'"'s message, no directory left' '
+	r="$HTTPD_ROOT/repo.git" &&
+	git -C "$r" rev-list --objects --all | cut -d" " -f1 |
+		grep -v "^$(git -C "$r" rev-parse HEAD:one.t)\$" |
+		git -C "$r" pack-objects --stdout >lying.pack &&
+	v2_pack_reply lying.pack lying.reply &&
+	echo "reply $TRASH/lying.reply" >"$HTTPD_DIR/broken-mode" &&
+	test_expect_code 128 mini-git clone -q "$HTTPD_URL/broken/repo.git" lying 2>err &&
+	echo ok >"$HTTPD_DIR/broken-mode" &&
+	grep "^fatal: did not receive expected object $(git -C "$r" rev-parse HEAD:one.t)\$" err &&
+	! test -e lying
+'
+
 test_expect_success 'SIGTERM during the transfer removes the new directory' '
 	mkfifo "$HTTPD_DIR/stalled" "$HTTPD_DIR/release" &&
 	echo stall >"$HTTPD_DIR/broken-mode" &&

@@ -138,4 +138,23 @@ for mode in "truncate 2000" "truncate 30" "garbage"; do
 	"
 done
 
+# A server that leaves out an object the new commits need: no ref moves.
+# (The crafted reply answers mini-git's one-round request; git's client
+# negotiates first and would stop at the missing acknowledgments.)
+test_expect_success 'a pack missing an object: error, no ref changes' '
+	(cd src && echo lie >lie.t && git add lie.t && test_commit lying &&
+	 git push -q "$HTTPD_ROOT/repo.git" master) &&
+	r="$HTTPD_ROOT/repo.git" &&
+	printf "%s\\n" $(git -C "$r" rev-parse master master^{tree}) |
+		git -C "$r" pack-objects --stdout >lying.pack &&
+	v2_pack_reply lying.pack lying.reply &&
+	git -C m for-each-ref >before &&
+	echo "reply $TRASH/lying.reply" >"$HTTPD_DIR/broken-mode" &&
+	test_expect_code 128 mini-git -C m fetch broken 2>err &&
+	echo ok >"$HTTPD_DIR/broken-mode" &&
+	grep "^fatal: did not receive expected object $(git -C "$r" rev-parse master:lie.t)\$" err &&
+	git -C m for-each-ref >after &&
+	test_cmp before after
+'
+
 test_done
