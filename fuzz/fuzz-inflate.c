@@ -7,7 +7,11 @@
  * rest), walked once with the walk's decoder and once with
  * MINI_GIT_INFLATE=zlib; both must give the same object or the same
  * error. Mutating whole packs (fuzz-pack-walk) rarely keeps a zlib stream
- * valid enough to reach the decoder's deeper states; this does. */
+ * valid enough to reach the decoder's deeper states; this does. And
+ * fast_inflate_head() for an output limit n drawn from the input (up to
+ * the expected size and a little past it) must yield n bytes exactly when
+ * zlib yields that many before it stops, and the same bytes, without
+ * writing past n + FAST_INFLATE_SLACK. */
 #include "fuzz/fuzz-harness.h"
 #include "odb/pack-walk.h"
 #include "odb/inflate.h"
@@ -81,6 +85,51 @@ static void direct(const uint8_t *in, size_t n, size_t want)
 	free(slow);
 }
 
+/* How many of the first n bytes zlib yields before it stops (output full,
+ * input exhausted, end of stream or an error). */
+static size_t zlib_head(const uint8_t *in, size_t avail, unsigned char *out, size_t n)
+{
+	z_stream z;
+	size_t got;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit(&z) != Z_OK)
+		abort();
+	z.next_in = (unsigned char *)in;
+	z.avail_in = (uInt)avail;
+	z.next_out = out;
+	z.avail_out = (uInt)n;
+	while (z.avail_out && inflate(&z, Z_SYNC_FLUSH) == Z_OK)
+		;
+	got = n - z.avail_out;
+	inflateEnd(&z);
+	return got;
+}
+
+/* The head decoder for a limit taken from a hash of the input, so that a
+ * mutation of the stream gets a new limit as well. At least one byte:
+ * for none, zlib reads nothing to compare with (t-inflate covers it). */
+static void head(const uint8_t *in, size_t n, size_t want)
+{
+	uint32_t h = (uint32_t)crc32(0, in, (uInt)n);
+	size_t lim = 1 + h % (want + 16), got;
+	unsigned char *fast, *slow = malloc(lim + 1);
+	int fr;
+
+	/* Past the limit and its slack, a guard nothing may touch. */
+	fast = malloc(lim + FAST_INFLATE_SLACK + 16);
+	memset(fast, 0x5a, lim + FAST_INFLATE_SLACK + 16);
+	got = zlib_head(in, n, slow, lim);
+	fr = fast_inflate_head(in, n, fast, lim);
+	if ((got == lim) != !fr || (!fr && memcmp(fast, slow, lim)))
+		abort();
+	for (size_t g = lim + FAST_INFLATE_SLACK; g < lim + FAST_INFLATE_SLACK + 16; g++)
+		if (fast[g] != 0x5a)
+			abort();
+	free(fast);
+	free(slow);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct result fast, slow;
@@ -93,6 +142,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	obj_size = data[0] | (size_t)data[1] << 8;
 	n = size - 2;
 	direct(data + 2, n, obj_size);
+	head(data + 2, n, obj_size);
 	pack = malloc(12 + 4 + n + 20);
 	memcpy(pack, "PACK\0\0\0\2\0\0\0\1", 12);
 	q = pack + 12;
