@@ -18,6 +18,7 @@
 #include "lib/thread-pool.h"
 #include "lib/worktree.h"
 #include "odb/delta.h"
+#include "odb/inflate.h"
 #include "odb/odb.h"
 #include "odb/pack.h"
 #include "odb/pack-walk.h"
@@ -1848,13 +1849,15 @@ static struct conn_cached *conn_cache_slot(const struct packed_git *p, uint64_t 
 	return &conn_cache[h >> 52];
 }
 
-static void conn_cache_put(const struct packed_git *p, uint64_t off, enum object_type type,
-			   const unsigned char *data, size_t size)
+/* Hands buf (size bytes plus a NUL) to the cache: 1 when it keeps it
+ * (and frees it in time), 0 when it is too big to keep. */
+static int conn_cache_keep(const struct packed_git *p, uint64_t off, enum object_type type,
+			   unsigned char *buf, size_t size)
 {
 	struct conn_cached *c = conn_cache_slot(p, off);
 
 	if (size > CONN_CACHE_LIMIT / 8)
-		return;
+		return 0;
 	if (c->data) {
 		conn_cache_total -= c->size;
 		free(c->data);
@@ -1872,79 +1875,106 @@ static void conn_cache_put(const struct packed_git *p, uint64_t off, enum object
 	c->off = off;
 	c->type = type;
 	c->size = size;
-	c->data = xmalloc(size + 1);
-	memcpy(c->data, data, size);
-	c->data[size] = '\0';
+	c->data = buf;
 	conn_cache_total += size;
+	return 1;
 }
 
-/* The entry's data inflated into a new buffer of e->size bytes plus a
- * NUL; NULL, silently, for anything zlib or the size disagrees with. */
-static unsigned char *conn_inflate(const struct packed_git *p, const struct pack_entry *e)
+/* Inflates the entry's data into *buf (grown as needed to e->size plus
+ * a NUL and the decoder's slack): 0, or -1, silently, for anything zlib
+ * or the size disagrees with. */
+static int conn_inflate(const struct packed_git *p, const struct pack_entry *e,
+			unsigned char **buf, size_t *alloc)
 {
-	uint64_t start = e->offset + e->hdr_len, end = p->map_size - 20;
+	uint64_t start = e->offset + e->hdr_len, end = p->map_size - RAW_SZ;
 	unsigned char *out;
 	int st;
 
-	if (start > end || e->size > ((size_t)-1) / 2 || e->size > UINT_MAX - 1)
-		return NULL;
+	if (start > end || e->size > UINT_MAX - FAST_INFLATE_SLACK - 1)
+		return -1;
+	if (*alloc < e->size + FAST_INFLATE_SLACK + 1) {
+		free(*buf);
+		*alloc = e->size + FAST_INFLATE_SLACK + 1;
+		*buf = xmalloc(*alloc);
+	}
+	out = *buf;
+	if (!fast_inflate_disabled() &&
+	    !fast_inflate(p->map + start, end - start, out, e->size, NULL)) {
+		out[e->size] = '\0';
+		return 0;
+	}
 	if (!conn_zs_ready) {
 		memset(&conn_zs, 0, sizeof(conn_zs));
 		if (inflateInit(&conn_zs) != Z_OK)
-			return NULL;
+			return -1;
 		conn_zs_ready = 1;
 	} else if (inflateReset(&conn_zs) != Z_OK) {
-		return NULL;
+		return -1;
 	}
-	out = xmalloc(e->size + 1);
 	conn_zs.next_in = (unsigned char *)p->map + start;
 	conn_zs.avail_in = end - start > UINT_MAX ? UINT_MAX : (uInt)(end - start);
 	conn_zs.next_out = out;
 	conn_zs.avail_out = (uInt)e->size + 1;
 	st = inflate(&conn_zs, Z_FINISH);
-	if (st != Z_STREAM_END || conn_zs.total_out != e->size) {
-		free(out);
+	if (st != Z_STREAM_END || conn_zs.total_out != e->size)
+		return -1;
+	out[e->size] = '\0';
+	return 0;
+}
+
+/* A whole entry into a buffer of its own (NULL, silently, on failure). */
+static unsigned char *conn_inflate_whole(const struct packed_git *p, const struct pack_entry *e)
+{
+	unsigned char *buf = NULL;
+	size_t alloc = 0;
+	if (conn_inflate(p, e, &buf, &alloc)) {
+		free(buf);
 		return NULL;
 	}
-	out[e->size] = '\0';
-	return out;
+	return buf;
 }
 
 #define CONN_MAX_CHAIN 10000
 
-/* The object at off of p, delta chain followed; NULL when the silent
- * way cannot tell. */
+/*
+ * The object at off of p, delta chain followed; NULL when the silent
+ * way cannot tell. *owned says whether the caller frees it; if not, it is
+ * the cache's, valid until the next read.
+ */
 static void *conn_pack_read(const struct packed_git *p, uint64_t off, enum object_type *type,
-			    size_t *size)
+			    size_t *size, int *owned)
 {
 	static uint64_t *chain;
 	static size_t alloc_chain;
+	static unsigned char *delta;
+	static size_t alloc_delta;
 	size_t n = 0;
 	unsigned char *base = NULL;
 	size_t base_size = 0;
 	enum object_type base_type = OBJ_NONE;
+	int base_owned = 0;
 	uint64_t cur = off;
 
 	for (;;) {
 		struct conn_cached *c = conn_cache_slot(p, cur);
 		struct pack_entry e;
 		if (c->data && c->p == p && c->off == cur) {
+			base = c->data;
 			base_size = c->size;
 			base_type = c->type;
-			base = xmalloc(base_size + 1);
-			memcpy(base, c->data, base_size + 1);
 			break;
 		}
 		if (pack_entry_header(p, cur, &e))
 			return NULL;
 		if (e.type >= OBJ_COMMIT && e.type <= OBJ_TAG) {
-			base = conn_inflate(p, &e);
+			base = conn_inflate_whole(p, &e);
 			if (!base)
 				return NULL;
 			base_size = e.size;
 			base_type = e.type;
-			if (n)
-				conn_cache_put(p, cur, base_type, base, base_size);
+			/* A tree starts a chain the next versions build on. */
+			base_owned = !((n || e.type == OBJ_TREE) &&
+				       conn_cache_keep(p, cur, base_type, base, base_size));
 			break;
 		}
 		if (n >= CONN_MAX_CHAIN)
@@ -1964,23 +1994,23 @@ static void *conn_pack_read(const struct packed_git *p, uint64_t off, enum objec
 	}
 	while (n--) {
 		struct pack_entry e;
-		unsigned char *delta, *res;
+		unsigned char *res;
 		size_t res_size;
-		if (pack_entry_header(p, chain[n], &e) || !(delta = conn_inflate(p, &e))) {
+		if (pack_entry_header(p, chain[n], &e) || conn_inflate(p, &e, &delta, &alloc_delta))
+			res = NULL;
+		else
+			res = delta_apply(base, base_size, delta, e.size, &res_size, NULL);
+		if (base_owned)
 			free(base);
-			return NULL;
-		}
-		res = delta_apply(base, base_size, delta, e.size, &res_size, NULL);
-		free(delta);
-		free(base);
 		if (!res)
 			return NULL;
 		base = res;
 		base_size = res_size;
-		conn_cache_put(p, chain[n], base_type, base, base_size);
+		base_owned = !conn_cache_keep(p, chain[n], base_type, base, base_size);
 	}
 	*type = base_type;
 	*size = base_size;
+	*owned = base_owned;
 	return base;
 }
 
@@ -2011,24 +2041,52 @@ static int conn_pack_sound(struct fpack *f)
 	return ok;
 }
 
-static int conn_fast = -1;
+/* Where the walk reads each table object from: pack number + 1 (0: not
+ * in a pack) and index position, set up when every pack is sound. */
+static uint32_t *conn_where, *conn_pos;
+
+static void conn_reader_setup(void)
+{
+	for (size_t i = 0; i < nr_packs; i++)
+		if (!conn_pack_sound(&packs[i]) || pack_map(&packs[i].p) < 0)
+			return;
+	map_pack_positions();
+	conn_where = xcalloc(nr_objs + 1, sizeof(*conn_where));
+	conn_pos = xmalloc((nr_objs + 1) * sizeof(*conn_pos));
+	/* The first pack in git's order that holds an object is read. */
+	for (size_t i = nr_packs; i--;)
+		for (uint32_t k = 0; k < packs[i].p.idx.nr; k++) {
+			conn_where[packs[i].pos_map[k]] = (uint32_t)i + 1;
+			conn_pos[packs[i].pos_map[k]] = k;
+		}
+}
+
+/* Whether the buffer conn_read() returned last is the caller's (only one
+ * is in use at a time): give it back with conn_done(). */
+static int conn_buf_owned;
 
 /* What the walk reads: the fast way when it can, else the object store's. */
-static void *conn_read(const struct object_id *oid, enum object_type *type, size_t *size)
+static void *conn_read(const struct fobj *o, enum object_type *type, size_t *size)
 {
-	uint64_t off;
-	struct packed_git *p;
+	uint32_t w = conn_where ? conn_where[o - objs] : 0;
 	void *buf;
 
-	if (conn_fast < 0) {
-		conn_fast = 1;
-		for (size_t i = 0; i < nr_packs && conn_fast; i++)
-			conn_fast = conn_pack_sound(&packs[i]);
+	if (w) {
+		struct packed_git *p = &packs[w - 1].p;
+		uint64_t off = pack_idx_offset(&p->idx, conn_pos[o - objs]);
+		pack_advise_lookup(p);
+		if (off < p->map_size - RAW_SZ &&
+		    (buf = conn_pack_read(p, off, type, size, &conn_buf_owned)))
+			return buf;
 	}
-	if (conn_fast && (p = odb_pack_of(oid, &off)) && p->map_state == 1 &&
-	    (buf = conn_pack_read(p, off, type, size)))
-		return buf;
-	return odb_read_object(oid, type, size);
+	conn_buf_owned = 1;
+	return odb_read_object(&o->oid, type, size);
+}
+
+static void conn_done(void *buf)
+{
+	if (conn_buf_owned)
+		free(buf);
 }
 
 /* Missing ids the walk has reached: each says "broken link" once. */
@@ -2138,19 +2196,19 @@ static int conn_parse_object(struct fobj *o)
 
 	if (o->links)
 		return 1;
-	buf = conn_read(&o->oid, &type, &size);
+	buf = conn_read(o, &type, &size);
 	if (!buf)
 		return 0;
 	hash_object_buf(type_name(type), buf, size, &real);
 	if (!oideq(&real, &o->oid)) {
 		error("hash mismatch %s", thex(&o->oid));
-		free(buf);
+		conn_done(buf);
 		return 0;
 	}
 	if (o->type && o->type != type) {
 		error("object %s is a %s, not a %s", thex(&o->oid), printable_type(o->type),
 		      printable_type(type));
-		free(buf);
+		conn_done(buf);
 		return 0;
 	}
 	o->type = (uint8_t)type;
@@ -2158,7 +2216,7 @@ static int conn_parse_object(struct fobj *o)
 		o->links = conn_no_links;
 	else if (type == OBJ_COMMIT || type == OBJ_TAG)
 		ok = conn_parse_links(o, type, buf, size) == 0;
-	free(buf);
+	conn_done(buf);
 	return ok;
 }
 
@@ -2203,14 +2261,14 @@ static void conn_mark(const struct fobj *p, uint32_t l, int used)
 static char *conn_read_as(const struct fobj *o, enum object_type want, size_t *size)
 {
 	enum object_type type;
-	char *buf = conn_read(&o->oid, &type, size);
+	char *buf = conn_read(o, &type, size);
 	if (!buf) {
 		error("Could not read %s", thex(&o->oid));
 		return NULL;
 	}
 	if (type != want) {
 		error("Object %s not a %s", thex(&o->oid), type_name(want));
-		free(buf);
+		conn_done(buf);
 		return NULL;
 	}
 	return buf;
@@ -2239,51 +2297,120 @@ static const char *conn_tree_entry(const char *buf, size_t size, unsigned *mode,
 	return NULL;
 }
 
+/*
+ * Tree entries looked up: a tree's next version names nearly the same ids,
+ * and some thousands are live at once (more than link_to()'s cache
+ * holds), so the walk keeps a bigger one.
+ */
+#define CONN_LC_BITS 16
+struct conn_lc {
+	unsigned char id[RAW_SZ];
+	uint32_t pos1;      /* table index + 1; 0: empty */
+};
+static struct conn_lc *conn_lc;
+
+static struct conn_lc *conn_lc_slot(const struct object_id *oid)
+{
+	if (!conn_lc)
+		conn_lc = xcalloc((size_t)1 << CONN_LC_BITS, sizeof(*conn_lc));
+	return &conn_lc[(oid->hash[0] | oid->hash[1] << 8) & ((1u << CONN_LC_BITS) - 1)];
+}
+
+static inline int conn_lc_match(const struct conn_lc *c, const struct object_id *oid)
+{
+	uint64_t a[2], b[2];
+	uint32_t x, y;
+	memcpy(a, c->id, 16);
+	memcpy(b, oid->hash, 16);
+	memcpy(&x, c->id + 16, 4);
+	memcpy(&y, oid->hash + 16, 4);
+	return a[0] == b[0] && a[1] == b[1] && x == y;
+}
+
+/* want_resolve(), the cache filled with what it found. */
+static void conn_want_resolve(struct want *wt, size_t n)
+{
+	want_resolve(wt, n);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t l = *wt[i].slot;
+		if (!(l & LINK_MISSING)) {
+			struct conn_lc *c = conn_lc_slot(wt[i].oid);
+			memcpy(c->id, wt[i].oid->hash, RAW_SZ);
+			c->pos1 = LINK_INDEX(l) + 1;
+		}
+	}
+}
+
 /* git's fsck_walk_tree(): an entry is taken only once the next one has
  * decoded; a mode git does not know is a gitlink, skipped. */
 static void conn_walk_tree(struct fobj *o, int used)
 {
-	size_t size, left;
+	static uint32_t *ents;
+	static size_t alloc_ents;
+	struct want wt[WANT_BATCH];
+	size_t size, left, nr = 0, nw = 0;
 	char *buf = conn_read_as(o, OBJ_TREE, &size);
 	const char *p, *name, *why = NULL;
 	unsigned mode = 0;
 
 	if (!buf)
 		return;
+	/* Room for all entries at once (the batch points into the array):
+	 * one takes at least a mode digit, a space, a name byte, its NUL
+	 * and an id. */
+	ALLOC_GROW(ents, size / (RAW_SZ + 4) + 1, alloc_ents);
 	p = buf;
 	left = size;
-	if (left && (why = conn_tree_entry(p, left, &mode, &name))) {
-		error("%s", why);
+	if (left)
+		why = conn_tree_entry(p, left, &mode, &name);
+	if (why)
 		left = 0;
-	}
+	/* The entries' links first, looked up in batches whose cache misses
+	 * overlap; then git's marking, in order. */
 	while (left) {
 		const struct object_id *id = (const struct object_id *)(name + strlen(name) + 1);
 		unsigned cur = mode;
 		enum object_type t;
-		uint32_t l;
 		size_t n = (const char *)id->hash + RAW_SZ - p;
+		struct conn_lc *c;
 
 		p += n;
 		left -= n;
-		if (left && (why = conn_tree_entry(p, left, &mode, &name))) {
-			error("%s", why);
-			break;
-		}
+		if (left && (why = conn_tree_entry(p, left, &mode, &name)))
+			left = 0;
 		if (S_ISDIR(cur))
 			t = OBJ_TREE;
 		else if (S_ISREG(cur) || S_ISLNK(cur))
 			t = OBJ_BLOB;
 		else
 			continue;
-		l = link_to(id, t);
-		if (conn_lookup(l, t)) {
+		c = conn_lc_slot(id);
+		if (c->pos1 && conn_lc_match(c, id)) {
+			ents[nr] = (c->pos1 - 1) | (uint32_t)t << 28;
+			__builtin_prefetch(&objs[c->pos1 - 1]);
+		} else {
+			want_add(wt, &nw, id, t, &ents[nr]);
+			if (nw == WANT_BATCH) {
+				conn_want_resolve(wt, nw);
+				nw = 0;
+			}
+		}
+		nr++;
+	}
+	if (nw)
+		conn_want_resolve(wt, nw);
+	for (size_t i = 0; i < nr; i++) {
+		enum object_type t = LINK_TYPE(ents[i]);
+		if (conn_lookup(ents[i], t)) {
 			if (!used)
 				conn_refused(o, t);
 			continue;
 		}
-		conn_mark(o, l, used);
+		conn_mark(o, ents[i], used);
 	}
-	free(buf);
+	if (why)
+		error("%s", why);
+	conn_done(buf);
 }
 
 /* git's fsck_walk() on one object, with mark_object() or mark_used(). */
@@ -2303,7 +2430,7 @@ static void conn_walk(struct fobj *o, int used)
 			size_t size;
 			char *buf = conn_read_as(o, o->type, &size);
 			int r = buf ? conn_parse_links(o, o->type, buf, size) : -1;
-			free(buf);
+			conn_done(buf);
 			if (r)
 				return;
 		}
@@ -3135,6 +3262,7 @@ int cmd_fsck(int argc, const char **argv)
 		/* Listed is stored: nothing is read before the walk. */
 		for (size_t i = 0; i < nr_objs; i++)
 			objs[i].flags |= HAS_OBJ;
+		conn_reader_setup();
 	} else {
 		map_pack_positions();
 	}
