@@ -184,7 +184,15 @@ test_expect_success 'links git'"'"'s lookups refuse, and links to missing ids' '
 	echo $c >.git/refs/heads/bp && cmp_all &&
 	fresh && c=$(printf "tree %s\nparent xyz\nauthor A <a@b> 1 +0000\n\nm\n" $T |
 		git hash-object -t commit --literally -w --stdin) &&
-	echo $c >.git/refs/heads/bog && cmp_all
+	echo $c >.git/refs/heads/bog && cmp_all &&
+	fresh && c=$(printf "tree %s\nparent %s\nauthor A <a@b> 1 +0000\n\nm\n" $T \
+		zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz | git hash-object -t commit --literally -w --stdin) &&
+	echo $c >.git/refs/heads/b1 && echo $c >.git/refs/heads/b2 &&
+	k=$(printf "tree %s\nparent %s\nauthor A <a@b> 1 +0000\ncommitter C <c@d> 1 +0000\n\nm\n" $T $c |
+		git hash-object -t commit --literally -w --stdin) && echo $k >.git/refs/heads/k &&
+	printf "tree %s\nparent %s\nauthor A <a@b> 1 +0000\ncommitter C <c@d> 2 +0000\n\nm\n" $T $c |
+		git hash-object -t commit --literally -w --stdin && cmp_all &&
+	test $(grep -c "bad parents" "$TRASH/m.err") = 3
 '
 
 test_expect_success 'unreachable objects: what they name is used, never read for itself' '
