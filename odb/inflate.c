@@ -91,60 +91,78 @@ static inline unsigned reverse_bits(unsigned code, unsigned len)
 }
 
 /*
- * Counts the symbols of each code length and lists those of non-zero
- * length ordered by (length, symbol), the order of canonical codes; sets
- * *maxp to the longest length. A table is built per block of a few
- * hundred bytes, so this matters. With SSE2 the lengths are compared 16 at
- * a time with each length in turn, among the groups of 16 that hold any
- * code at all (most of a literal set, in a small stream, is zero), which
- * lists the symbols in order with no counting pass. lens must be readable
- * up to n rounded up to 16 (bytes past n are ignored). Otherwise four
- * quarters of the symbols are counted and placed at once, each with its
- * own counters (with one set, each increment waits for the previous one
- * through memory).
+ * The code lengths of a set, listed by length: FOR_LENGTH(ls, l, sym)
+ * runs its body for each symbol of length l, in increasing order (the
+ * order of canonical codes). A table is built per block of a few hundred
+ * bytes, so this matters. With SSE2 the lengths are compared 16 at a time
+ * with the length asked for, among the groups of 16 that hold any code at
+ * all (most of a literal set, in a small stream, is zero): no counting
+ * pass, no list. Otherwise a counting sort, four quarters of the symbols
+ * at once, each with its own counters (with one set, each increment waits
+ * for the previous one through memory).
  */
-static const uint16_t *sort_by_length(const uint8_t *lens, unsigned n, unsigned count[16],
-				      uint16_t sorted[288], unsigned *maxp)
-{
+struct length_sets {
 #if defined(__SSE2__)
+	__m128i dv[18];         /* the groups of 16 lengths holding a code */
+	uint8_t at[18];         /* their places, in 16s */
+	unsigned nv;
+#else
+	unsigned offs[17];      /* where each length starts in sorted */
+	uint16_t sorted[288];
+#endif
+	unsigned min, max;      /* shortest and longest length used (0: none) */
+};
+
+#if defined(__SSE2__)
+#define FOR_LENGTH(ls, l, sym) \
+	for (unsigned j_ = 0; j_ < (ls)->nv; j_++) \
+		for (uint32_t m_ = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8((ls)->dv[j_], \
+				_mm_set1_epi8((char)(l)))), sym; \
+		     m_ && (sym = 16u * (ls)->at[j_] + (unsigned)__builtin_ctz(m_), 1); \
+		     m_ &= m_ - 1)
+
+/* lens must be readable up to n rounded up to 16 (bytes past n are
+ * ignored). */
+static void list_lengths(struct length_sets *ls, const uint8_t *lens, unsigned n)
+{
 	static const uint8_t keep[32] = {
 		255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255 };
-	__m128i dv[18], vmax = _mm_setzero_si128();
 	const __m128i zero = _mm_setzero_si128();
-	uint8_t at[18];
-	unsigned nv = 0, k = 0, max, l, v;
+	__m128i vmax = zero, vmin = _mm_set1_epi8(-1);
+	unsigned v;
 
+	ls->nv = 0;
 	for (v = 0; 16 * v < n; v++) {
-		__m128i d = _mm_loadu_si128((const __m128i *)(lens + 16 * v));
+		__m128i d = _mm_loadu_si128((const __m128i *)(lens + 16 * v)), z;
 		if (n - 16 * v < 16)
 			d = _mm_and_si128(d, _mm_loadu_si128((const __m128i *)(keep + 16 - (n - 16 * v))));
-		if (_mm_movemask_epi8(_mm_cmpeq_epi8(d, zero)) != 0xffff) {
-			dv[nv] = d;
-			at[nv++] = (uint8_t)v;
+		z = _mm_cmpeq_epi8(d, zero);
+		if (_mm_movemask_epi8(z) != 0xffff) {
+			ls->dv[ls->nv] = d;
+			ls->at[ls->nv++] = (uint8_t)v;
 			vmax = _mm_max_epu8(vmax, d);
+			vmin = _mm_min_epu8(vmin, _mm_or_si128(d, z));
 		}
 	}
 	vmax = _mm_max_epu8(vmax, _mm_srli_si128(vmax, 8));
 	vmax = _mm_max_epu8(vmax, _mm_srli_si128(vmax, 4));
 	vmax = _mm_max_epu8(vmax, _mm_srli_si128(vmax, 2));
 	vmax = _mm_max_epu8(vmax, _mm_srli_si128(vmax, 1));
-	max = (unsigned)_mm_cvtsi128_si32(vmax) & 0xff;
-	memset(count, 0, 16 * sizeof(*count));
-	for (l = 1; l <= max; l++) {
-		const __m128i want = _mm_set1_epi8((char)l);
-		unsigned k0 = k;
-		for (unsigned j = 0; j < nv; j++) {
-			uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(dv[j], want));
-			for (; m; m &= m - 1)
-				sorted[k++] = (uint16_t)(16 * at[j] + __builtin_ctz(m));
-		}
-		count[l] = k - k0;
-	}
-	count[0] = n - k;
-	*maxp = max;
-	return sorted;
+	vmin = _mm_min_epu8(vmin, _mm_srli_si128(vmin, 8));
+	vmin = _mm_min_epu8(vmin, _mm_srli_si128(vmin, 4));
+	vmin = _mm_min_epu8(vmin, _mm_srli_si128(vmin, 2));
+	vmin = _mm_min_epu8(vmin, _mm_srli_si128(vmin, 1));
+	ls->max = (unsigned)_mm_cvtsi128_si32(vmax) & 0xff;
+	ls->min = (unsigned)_mm_cvtsi128_si32(vmin) & 0xff;
+}
 #else
-	unsigned cq[4][16] = { { 0 } }, offs[16], qs = (n + 3) / 4, j, q, l;
+#define FOR_LENGTH(ls, l, sym) \
+	for (unsigned k_ = (ls)->offs[l], sym; \
+	     k_ < (ls)->offs[(l) + 1] && (sym = (ls)->sorted[k_], 1); k_++)
+
+static void list_lengths(struct length_sets *ls, const uint8_t *lens, unsigned n)
+{
+	unsigned cq[4][16] = { { 0 } }, count[16], qs = (n + 3) / 4, j, q, l;
 	uint8_t pl[288];  /* lens padded with zeros to four equal parts */
 
 	memcpy(pl, lens, n);
@@ -155,31 +173,35 @@ static const uint16_t *sort_by_length(const uint8_t *lens, unsigned n, unsigned 
 		cq[2][pl[2 * qs + j]]++;
 		cq[3][pl[3 * qs + j]]++;
 	}
-	for (l = 0; l < 16; l++)
-		count[l] = cq[0][l] + cq[1][l] + cq[2][l] + cq[3][l];
-	offs[0] = 0;
-	for (l = 0; l < 15; l++)
-		offs[l + 1] = offs[l] + count[l];
+	ls->min = 16;
+	ls->max = 0;
 	for (l = 0; l < 16; l++) {
-		unsigned o = offs[l];
+		count[l] = cq[0][l] + cq[1][l] + cq[2][l] + cq[3][l];
+		if (l && count[l]) {
+			ls->max = l;
+			if (ls->min > l)
+				ls->min = l;
+		}
+	}
+	ls->offs[0] = 0;
+	for (l = 0; l < 16; l++)
+		ls->offs[l + 1] = ls->offs[l] + count[l];
+	for (l = 0; l < 16; l++) {
+		unsigned o = ls->offs[l];
 		for (q = 0; q < 4; q++) {
 			unsigned c = cq[q][l];
 			cq[q][l] = o;
 			o += c;
 		}
 	}
-	for (*maxp = 0, l = 1; l < 16; l++)
-		if (count[l])
-			*maxp = l;
 	for (j = 0; j < qs; j++) {
-		sorted[cq[0][pl[j]]++] = (uint16_t)j;
-		sorted[cq[1][pl[qs + j]]++] = (uint16_t)(qs + j);
-		sorted[cq[2][pl[2 * qs + j]]++] = (uint16_t)(2 * qs + j);
-		sorted[cq[3][pl[3 * qs + j]]++] = (uint16_t)(3 * qs + j);
+		ls->sorted[cq[0][pl[j]]++] = (uint16_t)j;
+		ls->sorted[cq[1][pl[qs + j]]++] = (uint16_t)(qs + j);
+		ls->sorted[cq[2][pl[2 * qs + j]]++] = (uint16_t)(2 * qs + j);
+		ls->sorted[cq[3][pl[3 * qs + j]]++] = (uint16_t)(3 * qs + j);
 	}
-	return sorted + count[0];
-#endif
 }
+#endif
 
 /*
  * Canonical Huffman decoding table for lens[0..n): a primary table of
@@ -187,49 +209,42 @@ static const uint16_t *sort_by_length(const uint8_t *lens, unsigned n, unsigned 
  * maxbits, and codes longer than that through subtables. Returns bits, or
  * -1 for the sets zlib refuses: over-subscribed, or incomplete unless it
  * is a single one-bit code of a literal or distance set (or no code at
- * all there: then the table is one invalid entry, with bits 0).
+ * all there: then the table is one invalid entry, with bits 0). The
+ * table's contents are undefined after -1.
+ *
  * The primary table is sized to the longest code because the blocks of
  * small objects have short codes (a commit's literals take 7 bits at
  * most): 128 entries to fill instead of 1024. It is built by doubling:
  * after the codes of length l are placed in the first 2^l entries, those
  * are copied once to make 2^(l+1), which is what repeating each short
- * code through the table amounts to.
+ * code through the table amounts to. Codes are placed as they are
+ * listed, length by length, and counted as they go: a set found
+ * over-subscribed at a length stops there, before its codes can run past
+ * 2^15 + 288 (so every write stays in the table).
  */
 static int build_table(struct hcode *t, unsigned maxbits, const uint8_t *lens, unsigned n,
 		       enum table_kind kind)
 {
-	unsigned count[16], max = 0, bits, sub_bits, next, size;
-	uint16_t sorted_buf[288];
-	const uint16_t *sorted;
+	struct length_sets ls;
 	const struct hcode *se = sym_entry[kind];
-	int left = 1;
-	unsigned code, prefix = UINT32_MAX, sub = 0, i, l;
 	struct hcode bad = { 0, 0, K_BAD << 5 };
+	unsigned bits, sub_bits, next, size = 2, code = 0, prefix = UINT32_MAX, sub = 0, l;
+	int left = 1;    /* codes of the current length still free */
 
-	sorted = sort_by_length(lens, n, count, sorted_buf, &max);
-	for (l = 1; l <= max; l++) {
-		left <<= 1;
-		left -= (int)count[l];
-		if (left < 0)
+	list_lengths(&ls, lens, n);
+	if (!ls.max) {
+		if (kind == T_CODES)
 			return -1;
+		t[0] = bad;
+		return 0;
 	}
-	if (!max || left > 0) {
-		if (kind == T_CODES || max > 1)
-			return -1;
-		if (!max) {
-			t[0] = bad;
-			return 0;
-		}
-	}
-	bits = max < maxbits ? max : maxbits;
+	bits = ls.max < maxbits ? ls.max : maxbits;
+	sub_bits = ls.max - bits;
+	next = 1u << bits;
 	t[0] = t[1] = bad;
-	size = 2;
-	code = 0;        /* canonical code of the next symbol, l bits */
-	i = 0;
-	for (l = 1; l <= bits; l++) {
-		const uint16_t *sym = sorted + i, *end = sym + count[l];
-		uint32_t lw = len_word(l);
-		if (l > 1) {
+	for (l = 1; l <= ls.max; l++) {
+		unsigned first = code;    /* canonical code of the next symbol, l bits */
+		if (l > 1 && l <= bits) {
 			/* Small copies inline: a call costs more than most. */
 			if (size > 32) {
 				memcpy(t + size, t, size * sizeof(*t));
@@ -242,39 +257,44 @@ static int build_table(struct hcode *t, unsigned maxbits, const uint8_t *lens, u
 			}
 			size *= 2;
 		}
-		/* As words: the compiler handles these better than fields. */
-		for (; sym < end; sym++, code++) {
-			uint32_t w;
-			memcpy(&w, se + *sym, 4);
-			w |= lw;
-			memcpy(t + reverse_bits(code, l), &w, 4);
-		}
-		i += count[l];
-		code <<= 1;
-	}
-	if (max <= bits)
-		return (int)bits;
-	sub_bits = max - bits;
-	next = 1u << bits;
-	for (; l <= max; l++) {
-		for (unsigned k = 0; k < count[l]; k++, i++, code++) {
-			struct hcode e = se[sorted[i]];
-			unsigned r = reverse_bits(code, l), p = r & ((1u << bits) - 1);
-			e.len = (uint8_t)l;
-			/* Codes of one prefix are consecutive in canonical order. */
-			if (p != prefix) {
-				prefix = p;
-				sub = next;
-				next += 1u << sub_bits;
-				t[p].val = (uint16_t)sub;
-				t[p].len = (uint8_t)bits;
-				t[p].kx = (uint8_t)(K_SUB << 5 | sub_bits);
+		if (l >= ls.min && l <= bits) {
+			/* As words: the compiler handles these better than
+			 * fields. */
+			uint32_t lw = len_word(l);
+			FOR_LENGTH(&ls, l, sym) {
+				uint32_t w;
+				memcpy(&w, se + sym, 4);
+				w |= lw;
+				memcpy(t + reverse_bits(code, l), &w, 4);
+				code++;
 			}
-			for (unsigned x = r >> bits; x < (1u << sub_bits); x += 1u << (l - bits))
-				t[sub + x] = e;
+		} else if (l > bits) {
+			FOR_LENGTH(&ls, l, sym) {
+				struct hcode e = se[sym];
+				unsigned r = reverse_bits(code, l), p = r & ((1u << bits) - 1);
+				e.len = (uint8_t)l;
+				/* Codes of one prefix are consecutive in
+				 * canonical order. */
+				if (p != prefix) {
+					prefix = p;
+					sub = next;
+					next += 1u << sub_bits;
+					t[p].val = (uint16_t)sub;
+					t[p].len = (uint8_t)bits;
+					t[p].kx = (uint8_t)(K_SUB << 5 | sub_bits);
+				}
+				for (unsigned x = r >> bits; x < (1u << sub_bits); x += 1u << (l - bits))
+					t[sub + x] = e;
+				code++;
+			}
 		}
+		left = 2 * left - (int)(code - first);
+		if (left < 0)
+			return -1;
 		code <<= 1;
 	}
+	if (left > 0 && (kind == T_CODES || ls.max > 1))
+		return -1;
 	return (int)bits;
 }
 
