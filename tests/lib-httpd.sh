@@ -115,12 +115,22 @@ start_httpd() {
 }
 
 # progress_lines FILE: FILE (stderr of a clone or fetch with --progress)
-# as lines ("\r" ends one too), the rates that depend on time blanked, in
+# as lines ("\r" ends one too), what depends on time blanked, in
 # FILE.remote (the server's "remote: " lines) and FILE.local (the rest):
 # the server's lines may come before or after ours, so each kind is
 # compared in its own order.
 progress_lines() {
-	tr '\r' '\n' <"$1" | sed -e 's/, [0-9.]* [KMG]*i*B\/s//' -e 's/ | [0-9.]* [KMG]*i*B\/s//' >"$1.lines" &&
+	# A meter prints when its percentage changes, and again once a second
+	# (git's timer, and the server's): those repeats depend on time and
+	# are dropped, keeping the first line of each percentage and the last.
+	# The rate, and the byte count (git counts what each read() of the
+	# pipe brought), depend on time too.
+	tr '\r' '\n' <"$1" |
+	sed -e 's/ | [0-9.]* [KMG]*i*B\/s//' -e 's/ | [0-9.]* bytes\/s//' \
+	    -e 's/, [0-9.]* [KMG]*i*B\(,\|$\)/, N\1/' -e 's/, [0-9.]* bytes\(,\|$\)/, N\1/' |
+	awk '{ k = $0; sub(/%.*/, "%", k) }
+	     k == prev && $0 !~ /, done\.|, completed with/ && index($0, "%") { next }
+	     { prev = k; print }' >"$1.lines" &&
 	{ grep "^remote:" "$1.lines" >"$1.remote"; grep -v "^remote:" "$1.lines" >"$1.local"; :; }
 }
 
