@@ -1890,7 +1890,10 @@ static int conn_inflate(const struct packed_git *p, const struct pack_entry *e,
 	unsigned char *out;
 	int st;
 
-	if (start > end || e->size > UINT_MAX - FAST_INFLATE_SLACK - 1)
+	/* Deflate expands at most 1032 to 1: a size the data cannot hold is
+	 * left to the object store (and no buffer is made for it here). */
+	if (start > end || e->size > UINT_MAX - FAST_INFLATE_SLACK - 1 ||
+	    e->size > (end - start) * 1040 + 64)
 		return -1;
 	if (*alloc < e->size + FAST_INFLATE_SLACK + 1) {
 		free(*buf);
