@@ -61,10 +61,11 @@ struct ip_state {
 		size_t zlen;
 	} *thin;
 	size_t thin_nr, thin_alloc;
-	/* check_links: the ids the pack's objects name, from every thread */
+	/* check_links: the ids the pack's objects name, from every thread,
+	 * each once (a set: trees of many versions name the same ids) */
 	int check_links;
-	struct object_id *links;
-	size_t links_nr, links_alloc;
+	struct object_id *links;  /* open addressing; the null id is empty */
+	size_t links_nr, links_size;
 	int bad_links;           /* an object whose links could not be read */
 };
 
@@ -130,14 +131,40 @@ static void on_progress(const struct pack_walk_event *ev, void *data)
 	}
 }
 
+/* Adds id to the set (a power of two in size, never full); 1 if it was
+ * not there yet. */
+static int link_put(struct object_id *set, size_t size, const struct object_id *id)
+{
+	uint64_t h;
+	size_t i;
+	memcpy(&h, id->hash, sizeof(h));
+	for (i = (size_t)h & (size - 1); !is_null_oid(&set[i]); i = (i + 1) & (size - 1))
+		if (oideq(&set[i], id))
+			return 0;
+	oidcpy(&set[i], id);
+	return 1;
+}
+
 static void flush_links(struct ip_state *st, const struct object_id *ids, size_t n)
 {
 	if (!n)
 		return;
 	pthread_mutex_lock(&st->lock);
-	ALLOC_GROW(st->links, st->links_nr + n, st->links_alloc);
-	memcpy(st->links + st->links_nr, ids, n * sizeof(*ids));
-	st->links_nr += n;
+	for (size_t k = 0; k < n; k++) {
+		if (is_null_oid(&ids[k]))
+			continue;   /* names nothing a server could send */
+		if (2 * (st->links_nr + 1) > st->links_size) {
+			size_t size = st->links_size ? 2 * st->links_size : 1024;
+			struct object_id *set = xcalloc(size, sizeof(*set));
+			for (size_t i = 0; i < st->links_size; i++)
+				if (!is_null_oid(&st->links[i]))
+					link_put(set, size, &st->links[i]);
+			free(st->links);
+			st->links = set;
+			st->links_size = size;
+		}
+		st->links_nr += link_put(st->links, st->links_size, &ids[k]);
+	}
 	pthread_mutex_unlock(&st->lock);
 }
 
@@ -454,10 +481,10 @@ static int check_links(struct ip_state *st)
 	for (i = 0; i < st->alloc; i++)
 		oidcpy(&in_pack[i], &st->e[i].oid);
 	QSORT(in_pack, st->alloc, cmp_oid_only);
-	QSORT(st->links, st->links_nr, cmp_oid_only);
-	for (i = 0; i < st->links_nr; i++)
-		if (!out || !oideq(&st->links[out - 1], &st->links[i]))
+	for (i = 0; i < st->links_size; i++)
+		if (!is_null_oid(&st->links[i]))
 			oidcpy(&st->links[out++], &st->links[i]);
+	QSORT(st->links, out, cmp_oid_only);
 	for (i = 0; i < out && !ret; i++) {
 		const struct object_id *id = &st->links[i];
 		if (bsearch(id, in_pack, st->alloc, sizeof(*in_pack), cmp_oid_only))
