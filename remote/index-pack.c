@@ -145,7 +145,7 @@ static int link_put(struct object_id *set, size_t size, const struct object_id *
 	return 1;
 }
 
-static void flush_links(struct ip_state *st, const struct object_id *ids, size_t n)
+static void flush_links(struct ip_state *st, struct object_id *ids, size_t n)
 {
 	if (!n)
 		return;
