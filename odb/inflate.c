@@ -443,7 +443,8 @@ static int dynamic_tables(struct bits *sp, struct inflater *f)
 	if (nlen > 286 || ndist > 30)
 		return -1;
 	for (i = 0; i < ncl; i++) {
-		refill(s);
+		if (s->bc < 3)
+			refill(s);
 		if (take(s, 3, &v))
 			return -1;
 		cl[order[i]] = (uint8_t)v;
