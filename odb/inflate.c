@@ -428,7 +428,7 @@ static int dynamic_tables(struct bits *sp, struct inflater *f)
 	struct bits bs = *sp, *s = &bs;
 	static const uint8_t order[19] = {
 		16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15 };
-	/* Room for reading the sets 16 bytes at a time (sort_by_length) and
+	/* Room for reading the sets 16 bytes at a time (list_lengths) and
 	 * for runs written 8 bytes at a time. */
 	uint8_t lens[288 + 32 + 8], cl[32] = { 0 };
 	unsigned nlen, ndist, ncl, v, i, clmask, total;
