@@ -297,6 +297,7 @@ struct transport *transport_open(const char *url, int quiet, int progress)
 	t->quiet = quiet;
 	t->progress = progress >= 0 ? !!progress : !quiet && isatty(2);
 	strbuf_init(&t->caps, 0);
+	strbuf_init(&t->remote_line, 0);
 	/* A helper that dies must not kill us with SIGPIPE before we report. */
 	signal(SIGPIPE, SIG_IGN);
 	if (spawn_helper(t, scheme) < 0)
@@ -441,9 +442,6 @@ static void write_all_or_die(int fd, const void *p, size_t n)
 
 /* Band 2 text: shown as "remote: <line>"; kept line-aligned across
  * packets so a message split in two is still one line. */
-/* A server message line not yet ended (see show_remote_progress). */
-static struct strbuf remote_part = STRBUF_INIT;
-
 /* The first "\r" or "\n" in [p, end): nl is where memchr found "\n". */
 static const char *first_break(const char *p, const char *end, const char *nl)
 {
@@ -495,7 +493,7 @@ static void show_remote_progress(const char *p, size_t n, struct strbuf *part)
 static uint64_t read_sideband_pack(struct transport *t, int pack_fd)
 {
 	uint64_t total = 0;
-	struct strbuf *part = &remote_part;
+	struct strbuf *part = &t->remote_line;
 	t->rd->chomp = 0;
 	for (;;) {
 		int r = read_pkt(t);
@@ -604,7 +602,7 @@ uint64_t transport_fetch_pack(struct transport *t, const struct object_id *wants
 				write_all_or_die(pack_fd, p + 1, t->rd->len - 1);
 				total += t->rd->len - 1;
 			} else if (p[0] == 2) {
-				show_remote_progress(l + 1, t->rd->len - 1, &remote_part);
+				show_remote_progress(l + 1, t->rd->len - 1, &t->remote_line);
 			} else if (p[0] == 3) {
 				die("remote error: %s", l + 1);
 			} else {
@@ -647,6 +645,7 @@ void transport_free(struct transport *t)
 	free(t->refs);
 	free(t->rd);
 	strbuf_release(&t->caps);
+	strbuf_release(&t->remote_line);
 	free(t->url);
 	free(t->anon_url);
 	free(t);

@@ -30,6 +30,7 @@ struct transport {
 	struct remote_ref *refs;  /* v0: the advertisement; v2: after ls-refs */
 	size_t nr_refs, alloc_refs;
 	int quiet, progress;
+	struct strbuf remote_line; /* a server message line not yet ended */
 };
 
 /* "http", "https": the scheme a helper serves, else NULL. */
