@@ -2679,22 +2679,40 @@ static void created_by_parse(const struct object_id *oid)
 	free(buf);
 }
 
+/* A ref names object o, which exists: git's check of a branch's type,
+ * and o and what it reaches are reachable (only_mark, for --no-full's
+ * packed objects: o alone, as git's parse of it). */
+static void ref_names(const char *name, struct fobj *o, enum object_type type, int only_mark)
+{
+	if (type != OBJ_COMMIT && is_branch(name)) {
+		error("%s: not a commit", name);
+		errors_found |= ERROR_REFS;
+	}
+	default_refs++;
+	if (only_mark) {
+		if (verbose && !(o->flags & REACHABLE))
+			created_by_parse(&o->oid);
+		o->flags |= USED | REACHABLE;
+		return;
+	}
+	o->flags |= USED;
+	mark_reachable(o);
+}
+
+static void bad_ref_pointer(const char *name, const struct object_id *oid)
+{
+	error("%s: invalid sha1 pointer %s", name, thex(oid));
+	errors_found |= ERROR_REACHABLE;
+}
+
 static void handle_ref(const char *name, const struct object_id *oid)
 {
 	struct fobj *o = find_obj(oid);
 	if (connectivity_only) {
-		if (!o || !conn_parse_object(o)) {
-			error("%s: invalid sha1 pointer %s", name, thex(oid));
-			errors_found |= ERROR_REACHABLE;
-			return;
-		}
-		if (o->type != OBJ_COMMIT && is_branch(name)) {
-			error("%s: not a commit", name);
-			errors_found |= ERROR_REFS;
-		}
-		default_refs++;
-		o->flags |= USED;
-		mark_reachable(o);
+		if (!o || !conn_parse_object(o))
+			bad_ref_pointer(name, oid);
+		else
+			ref_names(name, o, o->type, 0);
 		return;
 	}
 	if (o && !(o->flags & HAS_OBJ) && !check_full && (o->flags & IN_PACK)) {
@@ -2705,31 +2723,16 @@ static void handle_ref(const char *name, const struct object_id *oid)
 		if (odb_read_header(oid, &t, &sz) == 0) {
 			if (!o->type)
 				o->type = t;
-			if (t != OBJ_COMMIT && is_branch(name)) {
-				error("%s: not a commit", name);
-				errors_found |= ERROR_REFS;
-			}
-			default_refs++;
-			if (verbose && !(o->flags & REACHABLE))
-				created_by_parse(oid);
-			o->flags |= USED | REACHABLE;
+			ref_names(name, o, t, 1);
 			return;
 		}
 	}
 	if (o && !(o->flags & HAS_OBJ))
 		reread_broken(o);
-	if (!o || !(o->flags & HAS_OBJ)) {
-		error("%s: invalid sha1 pointer %s", name, thex(oid));
-		errors_found |= ERROR_REACHABLE;
-		return;
-	}
-	if (o->type != OBJ_COMMIT && is_branch(name)) {
-		error("%s: not a commit", name);
-		errors_found |= ERROR_REFS;
-	}
-	default_refs++;
-	o->flags |= USED;
-	mark_reachable(o);
+	if (!o || !(o->flags & HAS_OBJ))
+		bad_ref_pointer(name, oid);
+	else
+		ref_names(name, o, o->type, 0);
 }
 
 static int fsck_ref_cb(const struct ref_entry *ref, void *data UNUSED)

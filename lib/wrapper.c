@@ -109,12 +109,16 @@ ssize_t read_in_full(int fd, void *buf, size_t len)
 	return total;
 }
 
-ssize_t write_in_full(int fd, const void *buf, size_t len)
+/* All of buf, by write() (off < 0) or pwrite() at off. */
+static ssize_t write_all(int fd, const void *buf, size_t len, off_t off)
 {
 	const char *p = buf;
 	size_t total = 0;
 	while (total < len) {
-		ssize_t n = xwrite(fd, p + total, len - total);
+		ssize_t n = off < 0 ? xwrite(fd, p + total, len - total) :
+			    pwrite(fd, p + total, len - total, off + (off_t)total);
+		if (n < 0 && off >= 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
 		if (n < 0)
 			return -1;
 		if (!n) {
@@ -126,23 +130,14 @@ ssize_t write_in_full(int fd, const void *buf, size_t len)
 	return total;
 }
 
+ssize_t write_in_full(int fd, const void *buf, size_t len)
+{
+	return write_all(fd, buf, len, -1);
+}
+
 ssize_t pwrite_in_full(int fd, const void *buf, size_t len, off_t off)
 {
-	const char *p = buf;
-	size_t total = 0;
-	while (total < len) {
-		ssize_t n = pwrite(fd, p + total, len - total, off + (off_t)total);
-		if (n < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (n < 0)
-			return -1;
-		if (!n) {
-			errno = ENOSPC;
-			return -1;
-		}
-		total += n;
-	}
-	return total;
+	return write_all(fd, buf, len, off < 0 ? 0 : off);
 }
 
 int xopen(const char *path, int flags, ...)

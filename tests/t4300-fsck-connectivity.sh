@@ -10,31 +10,7 @@
 # set of distinct lines (cmp_fsck -u).
 . "$(dirname "$0")/test-lib.sh"
 
-# cmp_fsck [-u] [-v] ARGS...: git fsck and mini-git fsck, same stdout
-# (sorted), stderr and exit code. -v: "Checking <id>" lines, which come
-# in hash-table order, are compared sorted apart from the others.
-cmp_fsck() {
-	uniq_err= verbose=
-	if [ "$1" = "-u" ]; then uniq_err=1; shift; fi
-	if [ "$1" = "-v" ]; then verbose=1; shift; fi
-	git fsck "$@" >"$TRASH/g.out" 2>"$TRASH/g.err"
-	echo "exit=$?" >>"$TRASH/g.out"
-	"$MINI_GIT" fsck "$@" >"$TRASH/m.out" 2>"$TRASH/m.err"
-	echo "exit=$?" >>"$TRASH/m.out"
-	sed -i 's/mini-git/git/g' "$TRASH/m.err"
-	for w in g m; do
-		sort -o "$TRASH/$w.out" "$TRASH/$w.out"
-		if [ -n "$uniq_err" ]; then
-			sort -u -o "$TRASH/$w.err" "$TRASH/$w.err"
-		elif [ -n "$verbose" ]; then
-			{ grep -v '^Checking [0-9a-f]\{40\}$' "$TRASH/$w.err"
-			  grep '^Checking [0-9a-f]\{40\}$' "$TRASH/$w.err" | sort; } >"$TRASH/$w.err.v"
-			mv "$TRASH/$w.err.v" "$TRASH/$w.err"
-		fi
-	done
-	test_cmp "$TRASH/g.out" "$TRASH/m.out" &&
-	test_cmp "$TRASH/g.err" "$TRASH/m.err"
-}
+. "$TEST_DIRECTORY/lib-fsck.sh"
 
 # The usual option sets.
 cmp_all() {
@@ -42,19 +18,6 @@ cmp_all() {
 	cmp_fsck "$@" --connectivity-only --unreachable &&
 	cmp_fsck "$@" --connectivity-only --no-dangling &&
 	cmp_fsck "$@" --connectivity-only --unreachable --no-dangling
-}
-
-fresh() {
-	cd "$TRASH" && rm -rf r && cp -R clean r && cd r
-}
-
-loose_path() {
-	echo .git/objects/$(echo "$1" | sed 's/^../&\//')
-}
-
-# Overwrite byte $2 of file $1 with the byte given in octal as $3.
-poke() {
-	chmod u+w "$1" && printf "\\$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
 }
 
 # Offset of the first pack entry of type $1.
