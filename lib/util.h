@@ -61,6 +61,23 @@ size_t st_mult(size_t a, size_t b);
 ssize_t xread(int fd, void *buf, size_t len);   /* retries EINTR */
 ssize_t xwrite(int fd, const void *buf, size_t len);
 ssize_t read_in_full(int fd, void *buf, size_t len);
+/* Big-endian numbers, as the on-disk formats store them. */
+static inline uint32_t get_be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static inline uint64_t get_be64(const unsigned char *p)
+{
+	return (uint64_t)get_be32(p) << 32 | get_be32(p + 4);
+}
+static inline void put_be32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
 ssize_t write_in_full(int fd, const void *buf, size_t len);
 /* pwrite() all of buf at off, retrying short writes; -1 with errno. */
 ssize_t pwrite_in_full(int fd, const void *buf, size_t len, off_t off);

@@ -39,15 +39,6 @@ static size_t nr_layers;
 static uint32_t total;
 static int prepared;
 
-static inline uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static inline uint64_t be64(const unsigned char *p)
-{
-	return (uint64_t)be32(p) << 32 | be32(p + 4);
-}
 
 /* Map and check one file. 0, or -1 after git's error (nothing for ENOENT). */
 static int layer_open(const char *path, struct graph_layer *l, int quiet_enoent)
@@ -79,8 +70,8 @@ static int layer_open(const char *path, struct graph_layer *l, int quiet_enoent)
 	l->map = m;
 	l->size = st.st_size;
 
-	if (be32(m) != GRAPH_SIGNATURE) {
-		error("commit-graph signature %X does not match signature %X", be32(m), GRAPH_SIGNATURE);
+	if (get_be32(m) != GRAPH_SIGNATURE) {
+		error("commit-graph signature %X does not match signature %X", get_be32(m), GRAPH_SIGNATURE);
 		goto bad;
 	}
 	if (m[4] != 1) {
@@ -99,8 +90,8 @@ static int layer_open(const char *path, struct graph_layer *l, int quiet_enoent)
 	}
 	for (unsigned i = 0; i <= nr_chunks; i++) {
 		const unsigned char *t = m + HEADER_SIZE + i * TOC_ENTRY;
-		uint32_t id = be32(t);
-		uint64_t off = be64(t + 4), next;
+		uint32_t id = get_be32(t);
+		uint64_t off = get_be64(t + 4), next;
 		if (i == nr_chunks) {
 			if (id) {
 				error("final chunk has non-zero id %" PRIx32, id);
@@ -112,7 +103,7 @@ static int layer_open(const char *path, struct graph_layer *l, int quiet_enoent)
 			error("terminating chunk id appears earlier than expected");
 			goto bad;
 		}
-		next = be64(t + TOC_ENTRY + 4);
+		next = get_be64(t + TOC_ENTRY + 4);
 		if (off < last || next < off || next > l->size - RAW_SZ) {
 			error("improper chunk offset(s) %" PRIx64 " and %" PRIx64, off, next);
 			goto bad;
@@ -278,8 +269,8 @@ int commit_graph_find(const struct object_id *oid, uint32_t *pos)
 	for (size_t i = nr_layers; i-- > 0;) {
 		const struct graph_layer *l = &layers[i];
 		unsigned first = oid->hash[0];
-		uint32_t lo = first ? be32(l->fanout + 4 * (first - 1)) : 0;
-		uint32_t hi = be32(l->fanout + 4 * first);
+		uint32_t lo = first ? get_be32(l->fanout + 4 * (first - 1)) : 0;
+		uint32_t hi = get_be32(l->fanout + 4 * first);
 		if (hi > l->nr)
 			hi = l->nr;
 		while (lo < hi) {
@@ -314,8 +305,8 @@ int commit_graph_entry(uint32_t pos, struct commit_graph_entry *e)
 {
 	const struct graph_layer *l = layer_of(pos);
 	const unsigned char *d = l->cdat + (size_t)(pos - l->base) * CDAT_WIDTH;
-	uint32_t p1 = be32(d + RAW_SZ), p2 = be32(d + RAW_SZ + 4);
-	uint32_t hi = be32(d + RAW_SZ + 8), lo = be32(d + RAW_SZ + 12);
+	uint32_t p1 = get_be32(d + RAW_SZ), p2 = get_be32(d + RAW_SZ + 4);
+	uint32_t hi = get_be32(d + RAW_SZ + 8), lo = get_be32(d + RAW_SZ + 12);
 
 	memcpy(e->tree.hash, d, RAW_SZ);
 	e->generation = hi >> 2;
@@ -341,7 +332,7 @@ int commit_graph_entry(uint32_t pos, struct commit_graph_entry *e)
 			uint32_t v;
 			if (!l->edge || i >= l->edge_nr)
 				die("commit-graph extra-edges pointer out of bounds");
-			v = be32(l->edge + 4 * (size_t)i);
+			v = get_be32(l->edge + 4 * (size_t)i);
 			if ((v & ~EDGE_LAST) >= total)
 				bad_position(v & ~EDGE_LAST);
 			if (e->nr_parents < 2)
@@ -359,7 +350,7 @@ int64_t commit_graph_parent(uint32_t pos, uint32_t n)
 {
 	const struct graph_layer *l = layer_of(pos);
 	const unsigned char *d = l->cdat + (size_t)(pos - l->base) * CDAT_WIDTH;
-	uint32_t p1 = be32(d + RAW_SZ), p2 = be32(d + RAW_SZ + 4), i;
+	uint32_t p1 = get_be32(d + RAW_SZ), p2 = get_be32(d + RAW_SZ + 4), i;
 
 	if (p1 == GRAPH_PARENT_NONE)
 		return -1;
@@ -374,7 +365,7 @@ int64_t commit_graph_parent(uint32_t pos, uint32_t n)
 		uint32_t v;
 		if (!l->edge || i >= l->edge_nr)
 			return -1;
-		v = be32(l->edge + 4 * (size_t)i);
+		v = get_be32(l->edge + 4 * (size_t)i);
 		if (k == n)
 			return (v & ~EDGE_LAST) < total ? (int64_t)(v & ~EDGE_LAST) : -1;
 		if (v & EDGE_LAST)

@@ -921,11 +921,6 @@ struct index_hit {
 	int found;     /* 1 wanted stage, 2 another stage only */
 };
 
-static uint32_t get_be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 /* Scan the index (versions 2 to 4) for path at stage. 0 if the index was
  * read (see hit->found), -1 if there is none or it is not understood. */
 static int index_find(const char *path, size_t len, int stage, struct index_hit *hit)

@@ -70,13 +70,4 @@ static inline const unsigned char *pack_idx_pack_checksum(const struct pack_idx 
 	return idx->map + idx->size - 40;
 }
 
-static inline uint32_t get_be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-static inline uint64_t get_be64(const unsigned char *p)
-{
-	return (uint64_t)get_be32(p) << 32 | get_be32(p + 4);
-}
-
 #endif

@@ -294,14 +294,6 @@ static int cmp_entry(const void *a, const void *b)
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-static void put_be32(unsigned char *p, uint32_t v)
-{
-	p[0] = v >> 24;
-	p[1] = v >> 16;
-	p[2] = v >> 8;
-	p[3] = v;
-}
-
 struct hashed_out {
 	int fd;
 	struct sha1_ctx ctx;
@@ -535,10 +527,7 @@ static int append_thin_bases(struct ip_state *st, const char *pack_path, uint64_
 		e->crc = (uint32_t)crc32(crc32(0, hdr, (uInt)n), t->z, (uInt)t->zlen);
 		off += n + t->zlen;
 	}
-	hdr[0] = (unsigned char)((count + st->thin_nr) >> 24);
-	hdr[1] = (unsigned char)((count + st->thin_nr) >> 16);
-	hdr[2] = (unsigned char)((count + st->thin_nr) >> 8);
-	hdr[3] = (unsigned char)(count + st->thin_nr);
+	put_be32(hdr, (uint32_t)(count + st->thin_nr));
 	if (pwrite_in_full(fd, hdr, 4, 8) < 0)
 		goto fail;
 	sha1_init(&c);

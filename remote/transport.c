@@ -268,8 +268,7 @@ int transport_pack_meters(const struct transport *t, const char *pack_path, int 
 	/* a pack git could not read the count of goes to index-pack */
 	if (!ok || memcmp(hdr, "PACK", 4) || limit <= 0)
 		return 1;
-	return ((uint32_t)hdr[8] << 24 | (uint32_t)hdr[9] << 16 | (uint32_t)hdr[10] << 8 | hdr[11]) >=
-	       (uint32_t)limit;
+	return get_be32(hdr + 8) >= (uint32_t)limit;
 }
 
 struct transport *transport_open(const char *url, int quiet, int progress)
