@@ -58,6 +58,17 @@ enum {
 
 /* 32 bytes: the id and the small fields fill the first 24, so the link
  * pointer needs no padding (millions of entries, fetched at random). */
+/* What a tree entry of this mode links to: a tree, a blob, or (a
+ * submodule commit, an unknown mode) nothing fsck follows. */
+static inline enum object_type entry_link_type(unsigned mode)
+{
+	if (S_ISDIR(mode))
+		return OBJ_TREE;
+	if (S_ISREG(mode) || S_ISLNK(mode))
+		return OBJ_BLOB;
+	return OBJ_NONE;
+}
+
 struct fobj {
 	struct object_id oid;
 	uint8_t type;
@@ -572,14 +583,9 @@ static uint32_t *collect_links(enum object_type type, const char *buf, size_t le
 		struct tree_entry e;
 		tree_iter_init(&it, buf, len);
 		while (nr < bound && tree_iter_next(&it, &e) > 0) {
-			enum object_type t;
-			if (S_ISDIR(e.mode))
-				t = OBJ_TREE;
-			else if (S_ISREG(e.mode) || S_ISLNK(e.mode))
-				t = OBJ_BLOB;
-			else
-				continue;
-			link_or_want(wt, &nw, e.oid, t, &l[nr++]);
+			enum object_type t = entry_link_type(e.mode);
+			if (t != OBJ_NONE)
+				link_or_want(wt, &nw, e.oid, t, &l[nr++]);
 		}
 	} else if (type == OBJ_COMMIT) {
 		const char *p = buf + 5, *end = buf + len;
@@ -619,13 +625,9 @@ struct tree_links {
 static void tree_link_cb(void *data, unsigned mode, const unsigned char *id)
 {
 	struct tree_links *tl = data;
-	enum object_type t;
+	enum object_type t = entry_link_type(mode);
 
-	if (S_ISDIR(mode))
-		t = OBJ_TREE;
-	else if (S_ISREG(mode) || S_ISLNK(mode))
-		t = OBJ_BLOB;
-	else
+	if (t == OBJ_NONE)
 		return;
 	if (tl->nr < tl->bound)
 		link_or_want(tl->wt, &tl->nw, (const struct object_id *)id, t, &tl->l[tl->nr++]);
@@ -2381,11 +2383,7 @@ static void conn_walk_tree(struct fobj *o, int used)
 		left -= n;
 		if (left && (why = conn_tree_entry(p, left, &mode, &name)))
 			left = 0;
-		if (S_ISDIR(cur))
-			t = OBJ_TREE;
-		else if (S_ISREG(cur) || S_ISLNK(cur))
-			t = OBJ_BLOB;
-		else
+		if ((t = entry_link_type(cur)) == OBJ_NONE)
 			continue;
 		c = conn_lc_slot(id);
 		if (c->pos1 && conn_lc_match(c, id)) {
