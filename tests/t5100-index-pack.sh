@@ -124,17 +124,19 @@ test_expect_success 'index-pack --stdin --fix-thin completes a thin pack as git 
 	test_cmp err.git err.mini &&
 	grep "completed with 2 local objects" err.mini &&
 	(cd thin-mini && git fsck --strict --no-dangling &&
-	 git verify-pack objects/pack/pack-$(cut -f2 ../out.mini).idx 2>/dev/null ||
 	 git verify-pack .git/objects/pack/pack-$(cut -f2 ../out.mini).idx) &&
 	git -C thin-mini cat-file -p $(git -C thin-src rev-parse HEAD:f) | cmp - thin-src/f
 '
 
 test_expect_success 'a thin pack without its bases: git'"'"'s message, nothing written' '
 	git init -q thin-none &&
-	(cd thin-none && test_expect_code 128 git index-pack --stdin --fix-thin <../thin.pack >../out.git 2>../err.git;
-	 ls .git/objects/pack >../ls.git &&
-	 test_expect_code 128 mini-git index-pack --stdin --fix-thin <../thin.pack >../out.mini 2>../err.mini;
+	(cd thin-none &&
+	 git index-pack --stdin --fix-thin <../thin.pack >../out.git 2>../err.git; echo "exit=$?" >>../err.git;
+	 ls .git/objects/pack | { grep -v "^tmp_pack_" || :; } >../ls.git &&
+	 rm -f .git/objects/pack/tmp_pack_* &&   # git leaves its own behind
+	 mini-git index-pack --stdin --fix-thin <../thin.pack >../out.mini 2>../err.mini; echo "exit=$?" >>../err.mini;
 	 ls .git/objects/pack >../ls.mini) &&
+	grep "^exit=128" err.mini &&
 	test_cmp err.git err.mini && test_cmp ls.git ls.mini &&
 	(cd thin-none && git index-pack --fix-thin ../thin.pack 2>../err.git; echo "exit=$?" >>../err.git;
 	 mini-git index-pack --fix-thin ../thin.pack 2>../err.mini; echo "exit=$?" >>../err.mini) &&
