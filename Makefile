@@ -90,8 +90,30 @@ $(B)/libmini.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/mini-git: $(MAIN_OBJ) $(B)/libmini.a
-	$(CC) -o $@ $(MAIN_OBJ) $(B)/libmini.a $(LDFLAGS_ALL) $(ZLIB)
+# The dynamic build names libc by its absolute path (tools/needed-path.c),
+# so the loader does not open /etc/ld.so.cache at every start. LIBC_PATH=
+# (empty) keeps the plain soname.
+ifeq ($(STATIC)$(SANITIZE),)
+LIBC_PATH ?= $(shell realpath -q "$$($(CC) -print-file-name=libc.so.6)")
+endif
+ifneq ($(LIBC_PATH),)
+NEEDED_PATH = $(B)/tools/needed-path
+NEEDED_LDFLAGS = -Wl,-soname,$(LIBC_PATH)
+endif
+
+$(B)/tools/needed-path: tools/needed-path.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
+
+# Relink when LIBC_PATH changes.
+$(B)/libc-path: FORCE
+	@mkdir -p $(B)
+	@echo '$(LIBC_PATH)' | cmp -s - $@ || echo '$(LIBC_PATH)' >$@
+
+$(B)/mini-git: $(MAIN_OBJ) $(B)/libmini.a $(NEEDED_PATH) $(B)/libc-path
+	$(CC) -o $@+ $(MAIN_OBJ) $(B)/libmini.a $(LDFLAGS_ALL) $(ZLIB) $(NEEDED_LDFLAGS)
+	$(if $(NEEDED_PATH),$(NEEDED_PATH) $@+ libc.so.6)
+	mv -f $@+ $@
 
 # Copy, then rename: a running ./mini-git would make cp fail ("Text file busy").
 mini-git: $(B)/mini-git FORCE

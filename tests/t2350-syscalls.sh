@@ -31,6 +31,18 @@ at_most() {
 	[ "$n" -le "$1" ] || { echo "$n lines match '$2' (at most $1 wanted):"; grep -E "$2" "$3"; return 1; }
 }
 
+# The default build names libc by its path (Makefile LIBC_PATH); static,
+# sanitizer and LIBC_PATH= builds name it by soname.
+if readelf -d "$MINI_GIT" 2>/dev/null | grep -q 'NEEDED.*\[/.*libc\.so'; then
+	test_expect_success 'libc named by its path: the loader reads no ld.so.cache' '
+		trace t.out --version &&
+		! grep "ld\.so\.cache" t.out &&
+		grep -E "openat\(.*/libc\.so\.6\", .* = [0-9]" t.out
+	'
+else
+	test_skip 'libc named by its path' 'libc named by soname in this build'
+fi
+
 test_expect_success 'setup: branches sharing one loose commit' '
 	git init -q shared && cd shared &&
 	git commit -q --allow-empty -m one &&
