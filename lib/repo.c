@@ -273,17 +273,39 @@ static uid_t expected_owner(void)
 	return euid;
 }
 
-static void ensure_ownership(const char *dir)
+/* git's test: the path itself (a symbolic link is not followed) is
+ * owned by the expected user; a path that cannot be examined is not. */
+static int owned_by_user(const char *path, const struct stat *known)
 {
 	struct stat st;
+	if (!known) {
+		if (lstat(path, &st) < 0)
+			return 0;
+		known = &st;
+	}
+	return known->st_uid == expected_owner();
+}
+
+/*
+ * As git, for a repository found by discovery (GIT_DIR is trusted as
+ * given): the ".git" file that led to the git dir if any, the work tree if
+ * any, and the git dir must all be the user's, unless safe.directory
+ * names the work tree (or the git dir of a bare repository). gitdir_st is
+ * the discovery's lstat() of the git dir when it has one.
+ */
+static void ensure_ownership(const char *gitfile, const char *worktree,
+			     const char *gitdir, const struct stat *gitdir_st)
+{
 	struct safe_dir sd;
+	const char *path = worktree ? worktree : gitdir;
 	char *real;
-	if (stat(dir, &st) < 0)
+	if (!env_bool("GIT_TEST_ASSUME_DIFFERENT_OWNER", 0) &&
+	    (!gitfile || owned_by_user(gitfile, NULL)) &&
+	    (!worktree || owned_by_user(worktree, NULL)) &&
+	    owned_by_user(gitdir, gitdir_st))
 		return;
-	if (st.st_uid == expected_owner() && !env_bool("GIT_TEST_ASSUME_DIFFERENT_OWNER", 0))
-		return;
-	real = realpath(dir, NULL);
-	sd.path = real ? real : dir;
+	real = realpath(path, NULL);
+	sd.path = real ? real : path;
 	sd.ok = 0;
 	config_for_each(CONFIG_SYSTEM | CONFIG_GLOBAL, safe_dir_cb, &sd);
 	if (sd.ok) {
@@ -393,7 +415,6 @@ static int setup_explicit(const char *gitdir_env)
 			die_errno("unable to get current working directory");
 		the_repo.worktree = strbuf_detach(&cwd, NULL);
 	}
-	ensure_ownership(the_repo.gitdir);
 	strbuf_release(&fc.unknown);
 	free(fc.worktree);
 	return 0;
@@ -416,23 +437,30 @@ int setup_git_directory_gently(void)
 	ceil = ceiling_len(cwd.buf);
 	top = cwd.len;
 	for (;;) {
-		/* dir/.git: a directory or a gitdir file */
+		/* dir/.git: a directory or a gitdir file. lstat() first: its
+		 * owner is the one git checks, and only a symbolic link needs
+		 * the stat() that follows it. */
 		strbuf_reset(&path);
 		strbuf_add(&path, cwd.buf, top);
 		strbuf_addstr(&path, top == 1 ? ".git" : "/.git");
-		if (!stat(path.buf, &st)) {
-			if (S_ISREG(st.st_mode)) {
+		if (!lstat(path.buf, &st)) {
+			struct stat target = st;
+			if (S_ISLNK(st.st_mode) && stat(path.buf, &target) < 0)
+				target.st_mode = 0;
+			if (S_ISREG(target.st_mode)) {
 				char *dir = xstrndup(cwd.buf, top);
 				char *gd = read_gitfile(dir, path.buf);
 				set_paths(gd);
 				free(gd);
 				the_repo.worktree = dir;
+				ensure_ownership(path.buf, dir, the_repo.gitdir, NULL);
 				break;
 			}
-			if (S_ISDIR(st.st_mode) && git_dir_check(path.buf, &the_repo.head, 0)) {
+			if (S_ISDIR(target.st_mode) && git_dir_check(path.buf, &the_repo.head, 0)) {
 				the_repo.head_valid = 1;
 				set_paths(path.buf);
 				the_repo.worktree = xstrndup(cwd.buf, top);
+				ensure_ownership(NULL, the_repo.worktree, path.buf, &st);
 				break;
 			}
 		}
@@ -442,6 +470,7 @@ int setup_git_directory_gently(void)
 			the_repo.head_valid = 1;
 			set_paths(top ? path.buf : "/");
 			the_repo.bare = 1;
+			ensure_ownership(NULL, NULL, the_repo.gitdir, NULL);
 			break;
 		}
 		/* up one level, unless a ceiling stops us */
@@ -472,7 +501,6 @@ int setup_git_directory_gently(void)
 		the_repo.worktree = NULL;
 		the_repo.bare = 1;
 	}
-	ensure_ownership(the_repo.worktree ? the_repo.worktree : the_repo.gitdir);
 	if (the_repo.worktree) {
 		if (top < cwd.len) {
 			const char *rest = cwd.buf + top + (top > 1);

@@ -104,6 +104,36 @@ test_expect_success 'safe.directory allows it' '
 	 git config --global --unset safe.directory)
 '
 
+# Real owners, as git checks them: the work tree, the git dir, and the
+# .git file of a linked worktree, each by lstat(); GIT_DIR is trusted.
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	test_expect_success 'setup: a repository and a linked worktree to hand to nobody' '
+		git init -q owned && git -C owned commit -q --allow-empty -m one &&
+		git -C owned worktree add -q ../owned-wt 2>/dev/null
+	'
+	for what in owned owned/.git owned/.git/HEAD owned-wt owned-wt/.git \
+		owned/.git/worktrees/owned-wt; do
+		test_expect_success "owner check: $what belongs to someone else" '
+			chown nobody "$what" &&
+			(cd owned && compare_git branch && compare_git rev-parse --git-dir &&
+			 GIT_DIR=.git compare_git branch &&
+			 cd .git && compare_git rev-parse --git-dir) &&
+			(cd owned-wt && compare_git branch) &&
+			(cd owned/sub 2>/dev/null || cd owned && mkdir -p sub && cd sub &&
+			 compare_git rev-parse --show-toplevel);
+			ret=$?; chown root "$what"; test $ret = 0
+		'
+	done
+	test_expect_success 'owner check: a .git symbolic link counts by its own owner' '
+		mv owned/.git owned-gitdir && ln -s ../owned-gitdir owned/.git &&
+		chown -h nobody owned/.git &&
+		(cd owned && compare_git branch);
+		ret=$?; rm owned/.git && mv owned-gitdir owned/.git && test $ret = 0
+	'
+else
+	test_skip 'owner checks with real owners' 'not root, or no user nobody'
+fi
+
 test_expect_success 'a linked worktree of a bare repository is not bare' '
 	git clone -q --bare repo bare-main.git &&
 	git -C bare-main.git worktree add -q ../bare-linked 2>/dev/null &&
