@@ -24,6 +24,9 @@
 #include "odb/inflate.h"
 #include "lib/thread-pool.h"
 #include <pthread.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 
 /* Walk flags. The low bits name tips (up to TIP_BITS per walk). */
@@ -211,6 +214,46 @@ static timestamp_t ident_date(const char *line, size_t len)
 	return v;
 }
 
+/*
+ * get_oid_hex() for the ids of a commit's header, 16 digits at a time
+ * with SSE2 (the two ids of each commit were a twentieth of a walk's
+ * time, one table look-up per digit). The same digits are accepted (0-9,
+ * a-f, A-F); hex must be readable for 40 bytes.
+ */
+#if defined(__SSE2__)
+static inline __m128i hex_pairs(__m128i c, __m128i *bad)
+{
+	const __m128i nine = _mm_set1_epi8(9), five = _mm_set1_epi8(5);
+	__m128i d = _mm_sub_epi8(c, _mm_set1_epi8('0'));
+	__m128i l = _mm_sub_epi8(_mm_or_si128(c, _mm_set1_epi8(0x20)), _mm_set1_epi8('a'));
+	__m128i isd = _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d);
+	__m128i isl = _mm_cmpeq_epi8(_mm_min_epu8(l, five), l);
+	__m128i v = _mm_or_si128(_mm_and_si128(isd, d),
+				 _mm_andnot_si128(isd, _mm_add_epi8(l, _mm_set1_epi8(10))));
+
+	*bad = _mm_or_si128(*bad, _mm_andnot_si128(_mm_or_si128(isd, isl), _mm_set1_epi8(-1)));
+	/* Each 16-bit lane: the first digit is the high nibble. */
+	return _mm_or_si128(_mm_slli_epi16(_mm_and_si128(v, _mm_set1_epi16(0xff)), 4),
+			    _mm_srli_epi16(v, 8));
+}
+
+static int hex_id(const char *hex, struct object_id *oid)
+{
+	__m128i bad = _mm_setzero_si128();
+	__m128i a = hex_pairs(_mm_loadu_si128((const __m128i *)hex), &bad);
+	__m128i b = hex_pairs(_mm_loadu_si128((const __m128i *)(hex + 16)), &bad);
+	__m128i c = hex_pairs(_mm_loadu_si128((const __m128i *)(hex + 24)), &bad);
+
+	if (_mm_movemask_epi8(bad))
+		return -1;
+	_mm_storeu_si128((__m128i *)oid->hash, _mm_packus_epi16(a, b));
+	_mm_storel_epi64((__m128i *)(oid->hash + 12), _mm_packus_epi16(c, c));
+	return 0;
+}
+#else
+#define hex_id get_oid_hex
+#endif
+
 /* The header in buf[0..got) of a commit of size bytes: 0, or -1 when
  * what was read cannot settle it. */
 static int parse_header(const char *p, size_t got, size_t size, struct head_info *h)
@@ -220,11 +263,11 @@ static int parse_header(const char *p, size_t got, size_t size, struct head_info
 
 	h->nr = 0;
 	h->date = 0;
-	if (end - p < 46 || memcmp(p, "tree ", 5) || p[45] != '\n' || get_oid_hex(p + 5, &tree))
+	if (end - p < 46 || memcmp(p, "tree ", 5) || p[45] != '\n' || hex_id(p + 5, &tree))
 		return -1;
 	p += 46;
 	while (end - p >= 48 && !memcmp(p, "parent ", 7)) {
-		if (h->nr == HEAD_PARENTS || p[47] != '\n' || get_oid_hex(p + 7, &h->parents[h->nr]))
+		if (h->nr == HEAD_PARENTS || p[47] != '\n' || hex_id(p + 7, &h->parents[h->nr]))
 			return -1;
 		h->nr++;
 		p += 48;
