@@ -61,12 +61,15 @@ endif
 
 LIB_SRC = $(sort $(wildcard lib/*.c sha1/*.c odb/*.c refs/*.c remote/*.c))
 BUILTIN_SRC = $(sort $(wildcard builtin/*.c))
+# builtin/<command>/*.c: parts of one command too large for one file; they
+# are linked into mini-git but are not commands themselves.
+BUILTIN_PART_SRC = $(sort $(wildcard builtin/*/*.c))
 BUILTINS = $(patsubst builtin/%.c,%,$(BUILTIN_SRC))
 HELPER_SRC = $(sort $(wildcard transport-helpers/*.c))
 UNIT_SRC = $(sort $(wildcard tests/unit/t-*.c))
 
 LIB_OBJ = $(patsubst %.c,$(B)/%.o,$(LIB_SRC))
-MAIN_OBJ = $(B)/mini-git.o $(patsubst %.c,$(B)/%.o,$(BUILTIN_SRC))
+MAIN_OBJ = $(B)/mini-git.o $(patsubst %.c,$(B)/%.o,$(BUILTIN_SRC) $(BUILTIN_PART_SRC))
 HELPER_OBJ = $(patsubst %.c,$(B)/%.o,$(HELPER_SRC))
 UNIT_BIN = $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRC))
 
