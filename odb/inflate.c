@@ -5,6 +5,7 @@
  * than in decoding. This decoder decodes a whole stream in one loop into
  * a buffer of the known size, and refuses whatever zlib would refuse. */
 #include "lib/util.h"
+#include "lib/cpu.h"
 #include "odb/inflate.h"
 #include <endian.h>
 #include <pthread.h>
@@ -548,13 +549,7 @@ static uint32_t adler32_avx2(uint32_t adler, const unsigned char *p, size_t n)
 static uint32_t adler32_of(const unsigned char *p, size_t n)
 {
 #if defined(__x86_64__)
-	static int avx2 = -1;
-	int have = __atomic_load_n(&avx2, __ATOMIC_RELAXED);
-	if (have < 0) {
-		have = __builtin_cpu_supports("avx2") ? 1 : 0;
-		__atomic_store_n(&avx2, have, __ATOMIC_RELAXED);
-	}
-	if (have)
+	if (cpu_has(CPU_AVX2))
 		return adler32_avx2(1, p, n);
 #endif
 	return (uint32_t)adler32_z(1, p, n);

@@ -8,6 +8,7 @@
  * resolve its REF_DELTAs. An entry is claimed with a compare-and-swap on
  * its state, so an object stored twice still resolves its children once. */
 #include "lib/util.h"
+#include "lib/cpu.h"
 #include "lib/thread-pool.h"
 #include "odb/pack-walk.h"
 #include "odb/inflate.h"
@@ -204,13 +205,7 @@ static uint32_t crc32_pclmul(uint32_t crc, const unsigned char *p, size_t len)
 static uint32_t crc32_of(uint32_t crc, const unsigned char *p, size_t len)
 {
 #if defined(__x86_64__)
-	static int clmul = -1;
-	int have = __atomic_load_n(&clmul, __ATOMIC_RELAXED);
-	if (have < 0) {
-		have = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
-		__atomic_store_n(&clmul, have, __ATOMIC_RELAXED);
-	}
-	if (have && len >= 64) {
+	if (len >= 64 && cpu_has(CPU_PCLMUL | CPU_SSE41)) {
 		size_t n = len & ~(size_t)15;
 		crc = ~crc32_pclmul(~crc, p, n);
 		p += n;

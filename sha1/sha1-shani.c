@@ -10,28 +10,14 @@
  */
 #include "sha1/sha1.h"
 #include "lib/util.h"
+#include "lib/cpu.h"
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
 #include <immintrin.h>
 
 int sha1_cpu_has_shani(void)
 {
-	/* cpuid is slow (a trap under some hypervisors): ask once. */
-	static int cached = -1;
-	unsigned int eax, ebx, ecx, edx;
-	int has = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-
-	if (has >= 0)
-		return has;
-	has = 0;
-	if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) &&
-	    (ecx & bit_SSE4_1) && (ecx & bit_SSSE3) &&
-	    __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) &&
-	    (ebx & (1u << 29)))
-		has = 1;
-	__atomic_store_n(&cached, has, __ATOMIC_RELAXED);
-	return has;
+	return cpu_has(CPU_SHA | CPU_SSE41 | CPU_SSSE3);
 }
 
 /* Four rounds: the E input was prepared by the previous step. */
