@@ -38,6 +38,19 @@ static int peeled_of(const struct ref_entry *e, struct object_id *out)
 	return peel_to_non_tag(&e->oid, out, &t);
 }
 
+/* "<hex>[ <name><suffix>]\n", written without printf's format parsing:
+ * a listing of thousands of refs spends most of its time here. */
+static void put_line(const char *hex, const char *name, const char *suffix)
+{
+	fputs_unlocked(hex, stdout);
+	if (name) {
+		putc_unlocked(' ', stdout);
+		fputs_unlocked(name, stdout);
+		fputs_unlocked(suffix, stdout);
+	}
+	putc_unlocked('\n', stdout);
+}
+
 static void show_one(const struct ref_entry *e)
 {
 	struct object_id peeled;
@@ -45,12 +58,9 @@ static void show_one(const struct ref_entry *e)
 		die("git show-ref: bad ref %s (%s)", e->name, oid_to_hex(&e->oid));
 	if (quiet)
 		return;
-	if (hash_only)
-		printf("%s\n", abbrev_hex(&e->oid));
-	else
-		printf("%s %s\n", abbrev_hex(&e->oid), e->name);
+	put_line(abbrev_hex(&e->oid), hash_only ? NULL : e->name, "");
 	if (deref_tags && !peeled_of(e, &peeled))
-		printf("%s %s^{}\n", abbrev_hex(&peeled), e->name);
+		put_line(abbrev_hex(&peeled), e->name, "^{}");
 }
 
 static int show_ref(const struct ref_entry *e, void *data)
