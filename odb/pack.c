@@ -384,13 +384,18 @@ void pack_advise_walk(struct packed_git *p)
 	advise(p, mode == 1 ? MADV_RANDOM : mode == 2 ? MADV_NORMAL : MADV_SEQUENTIAL);
 }
 
-/* The delta-base cache: direct-mapped on (pack, offset), bounded in bytes.
- * Holds the bases a chain needed, so the next object of the same chain
- * (trees of successive commits, versions of a file) starts from there. */
-#define DBC_SLOTS 256
-#define DBC_LIMIT (64u << 20)
+/* The delta-base cache: the bases a chain needed, so the next object of
+ * the same chain (trees of successive commits, versions of a file) starts
+ * from there. A hash on (pack, offset) with least-recently-used eviction,
+ * bounded in bytes as git's core.deltaBaseCacheLimit default (96 MiB):
+ * objects asked for in id order (cat-file --batch-all-objects) revisit a
+ * chain long after its last use, so a cache that forgets by slot
+ * collisions re-inflates whole chains. */
+#define DBC_LIMIT (96u << 20)
 
 struct dbc_entry {
+	struct dbc_entry *hnext;        /* same bucket */
+	struct dbc_entry *older, *newer;
 	const struct packed_git *p;
 	uint64_t offset;
 	unsigned char *data;
@@ -398,32 +403,73 @@ struct dbc_entry {
 	enum object_type type;
 };
 struct delta_base_cache {
-	struct dbc_entry e[DBC_SLOTS];
-	size_t total;
+	struct dbc_entry **bucket;
+	size_t nbuckets, nr, total;
+	struct dbc_entry lru;           /* lru.newer: the oldest; lru.older: the newest */
 };
 
-static unsigned dbc_slot(const struct packed_git *p, uint64_t off)
+static size_t dbc_hash(const struct delta_base_cache *c, const struct packed_git *p, uint64_t off)
 {
-	uint64_t h = (uint64_t)(uintptr_t)p ^ (off * 0x9e3779b97f4a7c15ull);
-	return (unsigned)(h >> 56) % DBC_SLOTS;
+	uint64_t h = ((uint64_t)(uintptr_t)p ^ off) * 0x9e3779b97f4a7c15ull;
+	return (size_t)(h >> 32) & (c->nbuckets - 1);
+}
+
+static void lru_unlink(struct dbc_entry *e)
+{
+	e->older->newer = e->newer;
+	e->newer->older = e->older;
+}
+
+static void lru_push_newest(struct delta_base_cache *c, struct dbc_entry *e)
+{
+	e->newer = &c->lru;
+	e->older = c->lru.older;
+	c->lru.older->newer = e;
+	c->lru.older = e;
 }
 
 static struct dbc_entry *dbc_find(struct delta_base_cache *c, const struct packed_git *p, uint64_t off)
 {
 	struct dbc_entry *e;
-	if (!c)
+	if (!c || !c->nr)
 		return NULL;
-	e = &c->e[dbc_slot(p, off)];
-	return e->data && e->p == p && e->offset == off ? e : NULL;
+	for (e = c->bucket[dbc_hash(c, p, off)]; e; e = e->hnext)
+		if (e->p == p && e->offset == off) {
+			lru_unlink(e);
+			lru_push_newest(c, e);
+			return e;
+		}
+	return NULL;
 }
 
 static void dbc_drop(struct delta_base_cache *c, struct dbc_entry *e)
 {
-	if (e->data) {
-		c->total -= e->size;
-		free(e->data);
-		e->data = NULL;
-	}
+	struct dbc_entry **pp = &c->bucket[dbc_hash(c, e->p, e->offset)];
+	while (*pp != e)
+		pp = &(*pp)->hnext;
+	*pp = e->hnext;
+	lru_unlink(e);
+	c->total -= e->size;
+	c->nr--;
+	free(e->data);
+	free(e);
+}
+
+static void dbc_grow(struct delta_base_cache *c)
+{
+	struct dbc_entry **old = c->bucket;
+	size_t n = c->nbuckets;
+	c->nbuckets = n ? 2 * n : 1024;
+	c->bucket = xcalloc(c->nbuckets, sizeof(*c->bucket));
+	for (size_t i = 0; i < n; i++)
+		while (old[i]) {
+			struct dbc_entry *e = old[i];
+			size_t h = dbc_hash(c, e->p, e->offset);
+			old[i] = e->hnext;
+			e->hnext = c->bucket[h];
+			c->bucket[h] = e;
+		}
+	free(old);
 }
 
 /* Takes ownership of data. */
@@ -431,37 +477,50 @@ static void dbc_put(struct delta_base_cache *c, const struct packed_git *p, uint
 		    unsigned char *data, size_t size, enum object_type type)
 {
 	struct dbc_entry *e;
+	size_t h;
 
 	if (!c || size > DBC_LIMIT / 4) {
 		free(data);
 		return;
 	}
-	e = &c->e[dbc_slot(p, off)];
-	dbc_drop(c, e);
-	for (unsigned i = 0; c->total + size > DBC_LIMIT && i < DBC_SLOTS; i++)
-		dbc_drop(c, &c->e[i]);
+	if ((e = dbc_find(c, p, off)))
+		dbc_drop(c, e);
+	while (c->nr && c->total + size > DBC_LIMIT)
+		dbc_drop(c, c->lru.newer);
+	if (c->nr >= c->nbuckets)
+		dbc_grow(c);
+	e = xmalloc(sizeof(*e));
 	e->p = p;
 	e->offset = off;
 	e->data = data;
 	e->size = size;
 	e->type = type;
+	h = dbc_hash(c, p, off);
+	e->hnext = c->bucket[h];
+	c->bucket[h] = e;
+	lru_push_newest(c, e);
 	c->total += size;
+	c->nr++;
 }
 
 void pack_reader_init(struct pack_reader *r, int with_cache)
 {
 	memset(r, 0, sizeof(*r));
 	pack_zstream_init(&r->zs);
-	if (with_cache)
+	if (with_cache) {
 		r->cache = xcalloc(1, sizeof(*r->cache));
+		r->cache->lru.older = r->cache->lru.newer = &r->cache->lru;
+		dbc_grow(r->cache);
+	}
 }
 
 void pack_reader_release(struct pack_reader *r)
 {
 	pack_zstream_end(&r->zs);
 	if (r->cache) {
-		for (unsigned i = 0; i < DBC_SLOTS; i++)
-			dbc_drop(r->cache, &r->cache->e[i]);
+		while (r->cache->nr)
+			dbc_drop(r->cache, r->cache->lru.newer);
+		free(r->cache->bucket);
 		free(r->cache);
 	}
 	r->cache = NULL;
