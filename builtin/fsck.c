@@ -9,8 +9,12 @@
  * second read of any object. Messages of one pack are kept per entry and
  * printed in pack order when the pack is done, which is git's order.
  * --connectivity-only verifies nothing: the same table, then a walk that
- * reads what it reaches (see "--connectivity-only" below). */
+ * reads what it reaches (builtin/fsck/conn-walk.c).
+ *
+ * This file holds the command: options, configuration, the order of the
+ * phases and the exit code; builtin/fsck/ holds the parts (fsck.h). */
 #include "builtin/builtin.h"
+#include "builtin/fsck/fsck.h"
 #include "lib/config.h"
 #include "lib/dir-read.h"
 #include "lib/progress.h"
@@ -33,77 +37,37 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <zlib.h>
+uint16_t fsck_current_stage;
+int fsck_verified_before;  /* some object has a stage below fsck_current_stage */
+int fsck_sequential_pass;  /* loose objects: one at a time, in order */
 
-#define ERROR_OBJECT 01
-#define ERROR_REACHABLE 02
-#define ERROR_PACK 04
-#define ERROR_REFS 010
-
-enum {
-	HAS_OBJ = 1,    /* verified: type and links known */
-	SEEN = 2,       /* a copy was checked: links are known */
-	USED = 4,       /* something points at it */
-	REACHABLE = 8,
-	IN_PACK = 16,
-	IN_LOOSE = 32,
-	CREATED = 64,   /* in git's object table though none of the above says so */
-	WALK_BAD = 128, /* a tree git's walk cannot decode: it says so each visit */
-};
-
-/* A link: table index in the low 28 bits, type in bits 28-30, bit 31
- * set when the index is into the missing list instead. */
-#define LINK_MISSING 0x80000000u
-#define LINK_INDEX(l) ((l) & 0x0fffffffu)
-#define LINK_TYPE(l) ((enum object_type)(((l) >> 28) & 7))
-
-/* 32 bytes: the id and the small fields fill the first 24, so the link
- * pointer needs no padding (millions of entries, fetched at random). */
-/* What a tree entry of this mode links to: a tree, a blob, or (a
- * submodule commit, an unknown mode) nothing fsck follows. */
-static inline enum object_type entry_link_type(unsigned mode)
-{
-	if (S_ISDIR(mode))
-		return OBJ_TREE;
-	if (S_ISREG(mode) || S_ISLNK(mode))
-		return OBJ_BLOB;
-	return OBJ_NONE;
-}
-
-struct fobj {
-	struct object_id oid;
-	uint8_t type;
-	uint8_t flags;
-	uint16_t stage;     /* when verified: 0 loose, 1 + pack number; or NO_STAGE */
-	uint32_t *links;    /* links[0] = count */
-};
-#define NO_STAGE 0xffff
-static uint16_t current_stage;
-static int verified_before;  /* some object has a stage below current_stage */
-static int sequential_pass;  /* loose objects: one at a time, in order */
-
-static struct fobj *objs;
-static size_t nr_objs, alloc_objs;
+struct fobj *fsck_objs;
+size_t fsck_nr_objs;
+static size_t alloc_objs;
 /* Per table object, beside the table so that the scattered writes and
  * tests of millions of links stay within a small array: set when a
  * verified object links to it (USED), when it is marked REACHABLE. */
-static uint8_t *used_map, *reach_map;
+uint8_t *fsck_used_map, *fsck_reach_map;
 /* The verified type, beside the table for the connectivity walk, which
  * would otherwise fetch a table entry (a cache miss) per object reached. */
-static uint8_t *type_map;
+uint8_t *fsck_type_map;
 /* The table holds one run of ids, already sorted, none twice. */
-static int table_in_run_order;
-static struct object_id *missing;
-static uint8_t *missing_type;
-static size_t nr_missing, alloc_missing;
+int fsck_table_in_run_order;
+struct object_id *fsck_missing;
+uint8_t *fsck_missing_type;
+size_t fsck_nr_missing;
+static size_t alloc_missing;
 static pthread_mutex_t missing_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int errors_found;
-static int check_full = 1, connectivity_only, show_dangling = 1, show_unreachable;
-static int show_root, show_tags, check_strict, verbose, show_progress = -1;
-static int include_reflogs = 1, keep_cache;
+int fsck_errors_found;
+int fsck_check_full = 1, fsck_connectivity_only, fsck_show_dangling = 1, fsck_show_unreachable;
+int fsck_show_root, fsck_show_tags, fsck_verbose, fsck_show_progress = -1;
+static int check_strict;
+int fsck_include_reflogs = 1;
+static int keep_cache;
 /* --verbose lines of git's object pass (none with --connectivity-only) */
-static int verbose_objs;
-static struct fsck_options fopts = FSCK_OPTIONS_INIT;
+int fsck_verbose_objs;
+struct fsck_options fsck_check_opts = FSCK_OPTIONS_INIT;
 
 static const char *const fsck_usage[] = {
 	"git fsck [--tags] [--root] [--unreachable] [--cache] [--no-reflogs]\n"
@@ -115,7 +79,7 @@ static const char *const fsck_usage[] = {
 
 /* oid_to_hex() with rotating buffers per thread: messages are formatted
  * on the pool's threads. */
-static const char *thex(const struct object_id *oid)
+const char *thex(const struct object_id *oid)
 {
 	static __thread char buf[4][HEX_SZ + 1];
 	static __thread unsigned n;
@@ -127,8 +91,6 @@ static int cmp_fobj(const void *a, const void *b)
 	return oidcmp(&((const struct fobj *)a)->oid, &((const struct fobj *)b)->oid);
 }
 
-/* First-two-bytes fan-out over the sorted table: a lookup (one per tree
- * entry, so millions) compares against a handful of ids. */
 /*
  * Zeroed memory for the big tables (tens of megabytes), with transparent
  * huge pages where the kernel gives them on request: filling them a 4 KiB
@@ -136,7 +98,7 @@ static int cmp_fobj(const void *a, const void *b)
  * NULL below 4 MiB or when the mapping fails: use malloc then. Those
  * that live as long as the command are never unmapped.
  */
-static void *huge_zalloc(size_t bytes)
+void *huge_zalloc(size_t bytes)
 {
 	void *p;
 
@@ -151,107 +113,105 @@ static void *huge_zalloc(size_t bytes)
 	return p;
 }
 
-static uint32_t *fan;
+/* First-two-bytes fan-out over the sorted table: a lookup (one per tree
+ * entry, so millions) compares against a handful of ids. */
+uint32_t *fsck_fan;
 /* Bytes 2-9 of each id as one integer, beside the table: the ids of one
  * fan-out bucket then share a cache line or two, and only a key that
  * matches costs a look at the table entry itself. */
-static uint64_t *keys;
-
-static inline uint64_t key64(const unsigned char *h)
-{
-	return (uint64_t)get_be32(h + 2) << 32 | get_be32(h + 6);
-}
+uint64_t *fsck_keys;
 
 static void build_fanout(void)
 {
 	size_t i = 0;
-	fan = xmalloc(65537 * sizeof(*fan));
-	keys = huge_zalloc((nr_objs + 1) * sizeof(*keys));
-	if (!keys)
-		keys = xmalloc((nr_objs + 1) * sizeof(*keys));
+	fsck_fan = xmalloc(65537 * sizeof(*fsck_fan));
+	fsck_keys = huge_zalloc((fsck_nr_objs + 1) * sizeof(*fsck_keys));
+	if (!fsck_keys)
+		fsck_keys = xmalloc((fsck_nr_objs + 1) * sizeof(*fsck_keys));
 	for (uint32_t k = 0; k < 65536; k++) {
-		while (i < nr_objs && (uint32_t)(objs[i].oid.hash[0] << 8 | objs[i].oid.hash[1]) < k) {
-			keys[i] = key64(objs[i].oid.hash);
+		while (i < fsck_nr_objs &&
+		       (uint32_t)(fsck_objs[i].oid.hash[0] << 8 | fsck_objs[i].oid.hash[1]) < k) {
+			fsck_keys[i] = key64(fsck_objs[i].oid.hash);
 			i++;
 		}
-		fan[k] = (uint32_t)i;
+		fsck_fan[k] = (uint32_t)i;
 	}
-	for (; i < nr_objs; i++)
-		keys[i] = key64(objs[i].oid.hash);
-	fan[65536] = (uint32_t)nr_objs;
+	for (; i < fsck_nr_objs; i++)
+		fsck_keys[i] = key64(fsck_objs[i].oid.hash);
+	fsck_fan[65536] = (uint32_t)fsck_nr_objs;
 }
 
-static struct fobj *find_obj(const struct object_id *oid)
+struct fobj *find_obj(const struct object_id *oid)
 {
 	uint32_t k = oid->hash[0] << 8 | oid->hash[1];
-	size_t lo = fan[k], hi = fan[k + 1], end = hi;
+	size_t lo = fsck_fan[k], hi = fsck_fan[k + 1], end = hi;
 	uint64_t key = key64(oid->hash);
 
 	/* A bucket holds a handful of ids unless the table is huge: narrow
 	 * it (keys before lo are smaller, from hi on not) before scanning. */
 	while (hi - lo > 16) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (keys[mid] < key)
+		if (fsck_keys[mid] < key)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (; lo < end && keys[lo] <= key; lo++)
-		if (keys[lo] == key &&
-		    !memcmp(objs[lo].oid.hash + 10, oid->hash + 10, RAW_SZ - 10))
-			return &objs[lo];
+	for (; lo < end && fsck_keys[lo] <= key; lo++)
+		if (fsck_keys[lo] == key &&
+		    !memcmp(fsck_objs[lo].oid.hash + 10, oid->hash + 10, RAW_SZ - 10))
+			return &fsck_objs[lo];
 	return NULL;
 }
 
-static int table_mapped;  /* objs was mapped: it must not be realloc'ed */
+static int table_mapped;  /* fsck_objs was mapped: it must not be realloc'ed */
 
-static void add_id(const unsigned char *id, uint8_t where)
+void add_id(const unsigned char *id, uint8_t where)
 {
-	if (table_mapped && nr_objs + 1 > alloc_objs)
+	if (table_mapped && fsck_nr_objs + 1 > alloc_objs)
 		BUG("fsck table full");
-	ALLOC_GROW(objs, nr_objs + 1, alloc_objs);
-	memset(&objs[nr_objs], 0, sizeof(objs[0]));
-	memcpy(objs[nr_objs].oid.hash, id, RAW_SZ);
-	objs[nr_objs].flags = where;
-	objs[nr_objs].stage = NO_STAGE;
-	nr_objs++;
+	ALLOC_GROW(fsck_objs, fsck_nr_objs + 1, alloc_objs);
+	memset(&fsck_objs[fsck_nr_objs], 0, sizeof(fsck_objs[0]));
+	memcpy(fsck_objs[fsck_nr_objs].oid.hash, id, RAW_SZ);
+	fsck_objs[fsck_nr_objs].flags = where;
+	fsck_objs[fsck_nr_objs].stage = NO_STAGE;
+	fsck_nr_objs++;
 }
 
 /* Run boundaries: loose ids arrive sorted, and so does each .idx. */
 static size_t *runs;
 static size_t nr_runs, alloc_runs;
 
-static void end_run(void)
+void end_run(void)
 {
 	/* No empty runs: one would cost a merge pass over the table. */
-	if ((nr_runs ? runs[nr_runs - 1] : 0) == nr_objs)
+	if ((nr_runs ? runs[nr_runs - 1] : 0) == fsck_nr_objs)
 		return;
 	ALLOC_GROW(runs, nr_runs + 1, alloc_runs);
-	runs[nr_runs++] = nr_objs;
+	runs[nr_runs++] = fsck_nr_objs;
 }
 
 /* Merges the sorted runs pairwise (a few runs: packs and the loose
  * objects), then folds duplicates. qsort over 20-byte keys cost more than
  * the rest of the set-up together. */
-static void sort_table(void)
+void sort_table(void)
 {
 	size_t i, j = 0;
 	struct fobj *tmp;
 
 	end_run();
-	tmp = nr_runs > 1 ? xmalloc((nr_objs + 1) * sizeof(*tmp)) : NULL;
-	table_in_run_order = nr_runs <= 1;
+	tmp = nr_runs > 1 ? xmalloc((fsck_nr_objs + 1) * sizeof(*tmp)) : NULL;
+	fsck_table_in_run_order = nr_runs <= 1;
 	for (i = 0; i < nr_runs; i++) {
 		size_t a = i ? runs[i - 1] : 0, b = runs[i];
 		for (size_t k = a + 1; k < b; k++) {
-			int c = oidcmp(&objs[k - 1].oid, &objs[k].oid);
+			int c = oidcmp(&fsck_objs[k - 1].oid, &fsck_objs[k].oid);
 			if (c > 0) {
-				QSORT(objs + a, b - a, cmp_fobj);
-				table_in_run_order = 0;
+				QSORT(fsck_objs + a, b - a, cmp_fobj);
+				fsck_table_in_run_order = 0;
 				break;
 			}
 			if (!c)
-				table_in_run_order = 0;
+				fsck_table_in_run_order = 0;
 		}
 	}
 	while (nr_runs > 1) {
@@ -260,32 +220,33 @@ static void sort_table(void)
 			size_t a = i ? runs[i - 1] : 0, m = runs[i];
 			size_t b = i + 1 < nr_runs ? runs[i + 1] : m, x = a, y = m, d = a;
 			while (x < m && y < b)
-				tmp[d++] = oidcmp(&objs[x].oid, &objs[y].oid) <= 0 ? objs[x++] : objs[y++];
+				tmp[d++] = oidcmp(&fsck_objs[x].oid, &fsck_objs[y].oid) <= 0 ?
+					   fsck_objs[x++] : fsck_objs[y++];
 			while (x < m)
-				tmp[d++] = objs[x++];
+				tmp[d++] = fsck_objs[x++];
 			while (y < b)
-				tmp[d++] = objs[y++];
-			memcpy(objs + a, tmp + a, (b - a) * sizeof(*objs));
+				tmp[d++] = fsck_objs[y++];
+			memcpy(fsck_objs + a, tmp + a, (b - a) * sizeof(*fsck_objs));
 			runs[out++] = b;
 		}
 		nr_runs = out;
 	}
 	free(tmp);
 	/* One run, strictly increasing: nothing to fold. */
-	for (i = table_in_run_order ? nr_objs : 0, j = i; i < nr_objs; i++) {
-		if (j && oideq(&objs[j - 1].oid, &objs[i].oid)) {
-			objs[j - 1].flags |= objs[i].flags;
+	for (i = fsck_table_in_run_order ? fsck_nr_objs : 0, j = i; i < fsck_nr_objs; i++) {
+		if (j && oideq(&fsck_objs[j - 1].oid, &fsck_objs[i].oid)) {
+			fsck_objs[j - 1].flags |= fsck_objs[i].flags;
 			continue;
 		}
 		if (j != i)
-			objs[j] = objs[i];
+			fsck_objs[j] = fsck_objs[i];
 		j++;
 	}
-	nr_objs = j;
+	fsck_nr_objs = j;
 	build_fanout();
-	used_map = xcalloc(nr_objs + 1, 1);
-	reach_map = xcalloc(nr_objs + 1, 1);
-	type_map = xcalloc(nr_objs + 1, 1);
+	fsck_used_map = xcalloc(fsck_nr_objs + 1, 1);
+	fsck_reach_map = xcalloc(fsck_nr_objs + 1, 1);
+	fsck_type_map = xcalloc(fsck_nr_objs + 1, 1);
 }
 
 /*
@@ -312,11 +273,11 @@ static uint32_t missing_link(const struct object_id *oid, enum object_type type)
 	uint32_t idx;
 
 	pthread_mutex_lock(&missing_lock);
-	ALLOC_GROW(missing, nr_missing + 1, alloc_missing);
-	missing_type = xrealloc(missing_type, alloc_missing);
-	oidcpy(&missing[nr_missing], oid);
-	missing_type[nr_missing] = type;
-	idx = (uint32_t)nr_missing++;
+	ALLOC_GROW(fsck_missing, fsck_nr_missing + 1, alloc_missing);
+	fsck_missing_type = xrealloc(fsck_missing_type, alloc_missing);
+	oidcpy(&fsck_missing[fsck_nr_missing], oid);
+	fsck_missing_type[fsck_nr_missing] = type;
+	idx = (uint32_t)fsck_nr_missing++;
 	pthread_mutex_unlock(&missing_lock);
 	return idx | (uint32_t)type << 28 | LINK_MISSING;
 }
@@ -324,14 +285,14 @@ static uint32_t missing_link(const struct object_id *oid, enum object_type type)
 static uint32_t link_found(struct fobj *o, const struct object_id *oid, enum object_type type)
 {
 	struct lcache_entry *ce = lcache_slot(oid);
-	uint32_t idx = (uint32_t)(o - objs);
+	uint32_t idx = (uint32_t)(o - fsck_objs);
 
 	oidcpy(&ce->oid, oid);
 	ce->pos1 = idx + 1;
 	return idx | (uint32_t)type << 28;
 }
 
-static uint32_t link_to(const struct object_id *oid, enum object_type type)
+uint32_t link_to(const struct object_id *oid, enum object_type type)
 {
 	struct lcache_entry *ce = lcache_slot(oid);
 	struct fobj *o;
@@ -342,51 +303,25 @@ static uint32_t link_to(const struct object_id *oid, enum object_type type)
 	return o ? link_found(o, oid, type) : missing_link(oid, type);
 }
 
-/*
- * Links that missed the cache are looked up in batches, in three passes
- * so that the cache misses of different lookups overlap instead of
- * following one another: the key bucket is prefetched when the link is
- * queued, the candidate table entry when its key is found, and the id is
- * compared last. One tree's new entries are thus looked up together.
- */
-#define WANT_BATCH 64
-struct want {
-	const struct object_id *oid;
-	uint32_t *slot;
-	uint32_t cand;
-	uint8_t type;
-};
-
-static inline void want_add(struct want *wt, size_t *n, const struct object_id *oid,
-			    enum object_type type, uint32_t *slot)
-{
-	uint32_t k = oid->hash[0] << 8 | oid->hash[1];
-	__builtin_prefetch(&keys[fan[k]]);
-	wt[*n].oid = oid;
-	wt[*n].slot = slot;
-	wt[*n].type = (uint8_t)type;
-	(*n)++;
-}
-
 #define CAND_NONE UINT32_MAX
 #define CAND_SEARCH (UINT32_MAX - 1)
 
-static void want_resolve(struct want *wt, size_t n)
+void want_resolve(struct want *wt, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct object_id *oid = wt[i].oid;
 		uint32_t k = oid->hash[0] << 8 | oid->hash[1];
-		size_t lo = fan[k], end = fan[k + 1];
+		size_t lo = fsck_fan[k], end = fsck_fan[k + 1];
 		uint64_t key = key64(oid->hash);
 		wt[i].cand = CAND_NONE;
 		if (end - lo > 16) {
 			wt[i].cand = CAND_SEARCH;
 			continue;
 		}
-		for (; lo < end && keys[lo] <= key; lo++)
-			if (keys[lo] == key) {
+		for (; lo < end && fsck_keys[lo] <= key; lo++)
+			if (fsck_keys[lo] == key) {
 				wt[i].cand = (uint32_t)lo;
-				__builtin_prefetch(&objs[lo]);
+				__builtin_prefetch(&fsck_objs[lo]);
 				break;
 			}
 	}
@@ -394,8 +329,8 @@ static void want_resolve(struct want *wt, size_t n)
 		const struct object_id *oid = wt[i].oid;
 		uint32_t c = wt[i].cand;
 		struct fobj *o = NULL;
-		if (c < CAND_SEARCH && !memcmp(objs[c].oid.hash + 10, oid->hash + 10, RAW_SZ - 10))
-			o = &objs[c];
+		if (c < CAND_SEARCH && !memcmp(fsck_objs[c].oid.hash + 10, oid->hash + 10, RAW_SZ - 10))
+			o = &fsck_objs[c];
 		else if (c != CAND_NONE)
 			o = find_obj(oid);  /* a big bucket, or two ids with one key */
 		*wt[i].slot = o ? link_found(o, oid, wt[i].type) : missing_link(oid, wt[i].type);
@@ -463,14 +398,7 @@ static void links_trim(size_t reserved, size_t used)
 {
 	my_chunk->used -= reserved - used;
 }
-
-/* Output of one object, kept until it can be printed in git's order. */
-struct msgs {
-	struct strbuf out, err;
-};
-
-static void msg_add(struct msgs *m, int to_err, const char *fmt, ...) FORMAT_PRINTF(3, 4);
-static void msg_add(struct msgs *m, int to_err, const char *fmt, ...)
+void msg_add(struct msgs *m, int to_err, const char *fmt, ...)
 {
 	va_list ap;
 	struct strbuf *sb = to_err ? &m->err : &m->out;
@@ -480,7 +408,7 @@ static void msg_add(struct msgs *m, int to_err, const char *fmt, ...)
 	strbuf_addch(sb, '\n');
 }
 
-static void msg_flush(struct msgs *m)
+void msg_flush(struct msgs *m)
 {
 	if (m->out.len)
 		fwrite(m->out.buf, 1, m->out.len, stdout);
@@ -492,7 +420,7 @@ static void msg_flush(struct msgs *m)
 	strbuf_release(&m->err);
 }
 
-static const char *printable_type(enum object_type t)
+const char *printable_type(enum object_type t)
 {
 	const char *s = type_name(t);
 	return s ? s : "unknown";
@@ -512,8 +440,8 @@ static void report_cb(void *data, const struct object_id *oid, enum object_type 
  * tree line or with bad parent lines, a tag without its object and type
  * headers. Returns the error line git prints, or NULL when it parses.
  */
-static int parse_refuses(enum object_type type, const char *buf, size_t len,
-			 const struct object_id *oid, struct msgs *m)
+int parse_refuses(enum object_type type, const char *buf, size_t len,
+		  const struct object_id *oid, struct msgs *m)
 {
 	const char *p = buf, *end = buf + len;
 	struct object_id x;
@@ -562,7 +490,7 @@ static int parse_refuses(enum object_type type, const char *buf, size_t len,
 }
 
 /* Links of a parsed object, as git's fsck_walk() sees them. */
-static uint32_t *collect_links(enum object_type type, const char *buf, size_t len)
+uint32_t *collect_links(enum object_type type, const char *buf, size_t len)
 {
 	uint32_t *l;
 	size_t nr = 1, bound, nw = 0;
@@ -645,7 +573,7 @@ static void count_report_cb(void *data, const struct object_id *oid UNUSED,
  * (nothing kept) when the check has anything to say: the caller then
  * takes the way that reports in git's order.
  */
-static uint32_t *tree_links_checked(const struct object_id *oid, const char *buf, size_t len)
+uint32_t *tree_links_checked(const struct object_id *oid, const char *buf, size_t len)
 {
 	struct tree_links tl;
 	const char *why = NULL;
@@ -655,7 +583,7 @@ static uint32_t *tree_links_checked(const struct object_id *oid, const char *buf
 	tl.l = links_reserve(tl.bound);
 	tl.nr = 1;
 	tl.nw = 0;
-	if (fsck_check_tree_entries(&fopts, oid, buf, len, count_report_cb, &reports, &why,
+	if (fsck_check_tree_entries(&fsck_check_opts, oid, buf, len, count_report_cb, &reports, &why,
 				    tree_link_cb, &tl) || reports || why) {
 		links_trim(tl.bound, 0);
 		return NULL;
@@ -680,7 +608,7 @@ static int link_type_mismatch(struct fobj *o, enum object_type type, struct msgs
 	int bad_tree_links = 0;
 	/* Nothing verified in an earlier stage: no link can be judged (and
 	 * the loop would touch every link target in the table). */
-	if (!sequential_pass && !verified_before)
+	if (!fsck_sequential_pass && !fsck_verified_before)
 		return 0;
 	for (uint32_t i = 1; i <= o->links[0]; i++) {
 		uint32_t l = o->links[i];
@@ -688,9 +616,9 @@ static int link_type_mismatch(struct fobj *o, enum object_type type, struct msgs
 		uint16_t st;
 		if (l & LINK_MISSING)
 			continue;
-		t = &objs[LINK_INDEX(l)];
+		t = &fsck_objs[LINK_INDEX(l)];
 		st = __atomic_load_n(&t->stage, __ATOMIC_ACQUIRE);
-		if (st == NO_STAGE || (st >= current_stage && !sequential_pass) ||
+		if (st == NO_STAGE || (st >= fsck_current_stage && !fsck_sequential_pass) ||
 		    t->type == LINK_TYPE(l))
 			continue;
 		msg_add(m, 1, "error: object %s is a %s, not a %s", thex(&t->oid),
@@ -711,7 +639,7 @@ static int link_type_mismatch(struct fobj *o, enum object_type type, struct msgs
 	}
 	if (bad_tree_links) {
 		msg_add(m, 1, "error in tree %s: broken links", thex(&o->oid));
-		__atomic_fetch_or(&errors_found, ERROR_OBJECT, __ATOMIC_RELAXED);
+		__atomic_fetch_or(&fsck_errors_found, ERROR_OBJECT, __ATOMIC_RELAXED);
 	}
 	return 0;
 }
@@ -722,27 +650,28 @@ struct walk_bad {
 	const char *why;
 };
 static struct walk_bad *walk_bad;
-static size_t nr_walk_bad, alloc_walk_bad;
+size_t fsck_nr_walk_bad;
+static size_t alloc_walk_bad;
 static pthread_mutex_t walk_bad_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void walk_bad_add(struct fobj *o, const char *why)
 {
 	pthread_mutex_lock(&walk_bad_lock);
 	if (!(o->flags & WALK_BAD)) {
-		ALLOC_GROW(walk_bad, nr_walk_bad + 1, alloc_walk_bad);
-		walk_bad[nr_walk_bad].idx = (uint32_t)(o - objs);
-		walk_bad[nr_walk_bad].why = why;
-		nr_walk_bad++;
+		ALLOC_GROW(walk_bad, fsck_nr_walk_bad + 1, alloc_walk_bad);
+		walk_bad[fsck_nr_walk_bad].idx = (uint32_t)(o - fsck_objs);
+		walk_bad[fsck_nr_walk_bad].why = why;
+		fsck_nr_walk_bad++;
 		__atomic_fetch_or(&o->flags, WALK_BAD, __ATOMIC_RELAXED);
 	}
 	pthread_mutex_unlock(&walk_bad_lock);
 }
 
 /* git's connectivity walk decodes each reachable tree again. */
-static void walk_bad_say(const struct fobj *o)
+void walk_bad_say(const struct fobj *o)
 {
-	for (size_t i = 0; i < nr_walk_bad; i++)
-		if (&objs[walk_bad[i].idx] == o) {
+	for (size_t i = 0; i < fsck_nr_walk_bad; i++)
+		if (&fsck_objs[walk_bad[i].idx] == o) {
 			error("%s", walk_bad[i].why);
 			return;
 		}
@@ -789,8 +718,8 @@ static void verbose_line(struct msgs *m, enum object_type type, const struct obj
  * checks, --root and --tags lines. Returns non-zero when the syntax check
  * found errors. The object's table entry gets its type and links.
  */
-static int check_obj(struct fobj *o, enum object_type type, const char *buf, size_t len,
-		     struct msgs *m, int *parse_failed)
+int check_obj(struct fobj *o, enum object_type type, const char *buf, size_t len,
+	      struct msgs *m, int *parse_failed)
 {
 	const char *why = NULL, *why2 = NULL;
 	int err, checked = 0;
@@ -820,7 +749,7 @@ static int check_obj(struct fobj *o, enum object_type type, const char *buf, siz
 			o->links = NULL;
 			return 0;
 		}
-		if (verbose_objs) {
+		if (fsck_verbose_objs) {
 			/* git parses commits and tags before this line, trees
 			 * after (their link errors come from its walk). */
 			if (type == OBJ_TREE && m->err.len > mark) {
@@ -834,16 +763,16 @@ static int check_obj(struct fobj *o, enum object_type type, const char *buf, siz
 			}
 		}
 		o->type = type;
-		type_map[o - objs] = (uint8_t)type;
-		__atomic_store_n(&o->stage, current_stage, __ATOMIC_RELEASE);
+		fsck_type_map[o - fsck_objs] = (uint8_t)type;
+		__atomic_store_n(&o->stage, fsck_current_stage, __ATOMIC_RELEASE);
 		__atomic_fetch_or(&o->flags, HAS_OBJ, __ATOMIC_ACQ_REL);
 		/* Tested first: a store to a byte already set would still take
 		 * the line away from the other threads' caches. */
 		for (uint32_t i = 1; i <= o->links[0]; i++)
 			if (!(o->links[i] & LINK_MISSING) &&
-			    !__atomic_load_n(&used_map[LINK_INDEX(o->links[i])], __ATOMIC_RELAXED))
-				__atomic_store_n(&used_map[LINK_INDEX(o->links[i])], 1, __ATOMIC_RELAXED);
-	} else if (verbose_objs) {
+			    !__atomic_load_n(&fsck_used_map[LINK_INDEX(o->links[i])], __ATOMIC_RELAXED))
+				__atomic_store_n(&fsck_used_map[LINK_INDEX(o->links[i])], 1, __ATOMIC_RELAXED);
+	} else if (fsck_verbose_objs) {
 		verbose_line(m, type, &o->oid);
 	}
 	if (checked)
@@ -851,12 +780,12 @@ static int check_obj(struct fobj *o, enum object_type type, const char *buf, siz
 	if (type == OBJ_TREE && tree_first_entry_bad(buf, len, &why)) {
 		msg_add(m, 1, "error: %s", why);
 		msg_add(m, 1, "error in tree %s: broken links", thex(&o->oid));
-		__atomic_fetch_or(&errors_found, ERROR_OBJECT, __ATOMIC_RELAXED);
+		__atomic_fetch_or(&fsck_errors_found, ERROR_OBJECT, __ATOMIC_RELAXED);
 	}
 	{
 		size_t before = m->err.len;
 		struct strbuf tail = STRBUF_INIT;
-		err = fsck_check_object(&fopts, &o->oid, type, buf, len, report_cb, m, &why2);
+		err = fsck_check_object(&fsck_check_opts, &o->oid, type, buf, len, report_cb, m, &why2);
 		if (why2) {
 			/* git's tree decoder prints its reason before the report;
 			 * its walk did so first unless it stopped at the first
@@ -875,12 +804,12 @@ static int check_obj(struct fobj *o, enum object_type type, const char *buf, siz
 	if (err)
 		return err;
 show:
-	if (type == OBJ_COMMIT && show_root) {
+	if (type == OBJ_COMMIT && fsck_show_root) {
 		const char *p = buf + 5 + HEX_SZ + 1;
 		if (!(p + 7 < buf + len && !memcmp(p, "parent ", 7)))
 			msg_add(m, 0, "root %s", thex(&o->oid));
 	}
-	if (type == OBJ_TAG && show_tags) {
+	if (type == OBJ_TAG && fsck_show_tags) {
 		struct object_id x;
 		const char *p = buf + 7 + HEX_SZ + 1 + 5;
 		const char *nl = memchr(p, '\n', buf + len - p);
@@ -891,17 +820,9 @@ show:
 	}
 	return 0;
 }
-
-/* ---- loose objects ---- */
-
-struct objdir {
-	char *path;
-	int local;
-};
-static struct objdir *dirs;
-static size_t nr_dirs, alloc_dirs;
-
-static void add_objdir(const char *path, int local, int depth);
+struct objdir *fsck_dirs;
+size_t fsck_nr_dirs;
+static size_t alloc_dirs;
 
 static void read_alternates(const char *objdir, int depth)
 {
@@ -929,15 +850,15 @@ static void read_alternates(const char *objdir, int depth)
 	strbuf_release(&sb);
 }
 
-static void add_objdir(const char *path, int local, int depth)
+void add_objdir(const char *path, int local, int depth)
 {
 	struct strbuf norm = STRBUF_INIT;
 
 	if (depth > 5)
 		return;
 	strbuf_realpath_lexical(&norm, path);
-	for (size_t i = 0; i < nr_dirs; i++)
-		if (!strcmp(dirs[i].path, norm.buf)) {
+	for (size_t i = 0; i < fsck_nr_dirs; i++)
+		if (!strcmp(fsck_dirs[i].path, norm.buf)) {
 			strbuf_release(&norm);
 			return;
 		}
@@ -945,11 +866,11 @@ static void add_objdir(const char *path, int local, int depth)
 		strbuf_release(&norm);
 		return;
 	}
-	ALLOC_GROW(dirs, nr_dirs + 1, alloc_dirs);
-	dirs[nr_dirs].path = strbuf_detach(&norm, NULL);
-	dirs[nr_dirs].local = local;
-	nr_dirs++;
-	read_alternates(dirs[nr_dirs - 1].path, depth);
+	ALLOC_GROW(fsck_dirs, fsck_nr_dirs + 1, alloc_dirs);
+	fsck_dirs[fsck_nr_dirs].path = strbuf_detach(&norm, NULL);
+	fsck_dirs[fsck_nr_dirs].local = local;
+	fsck_nr_dirs++;
+	read_alternates(fsck_dirs[fsck_nr_dirs - 1].path, depth);
 }
 
 struct loose {
@@ -959,11 +880,12 @@ struct loose {
 	uint8_t cruft;      /* not an object's name: "bad sha1 file" */
 };
 static struct loose *loose;
-static size_t nr_loose, alloc_loose;
+size_t fsck_nr_loose;
+static size_t alloc_loose;
 
 /* The directory as git prints it: relative to the top of the work tree
  * when the objects live under it, else to the current directory. */
-static const char *display_dir(const char *dir, struct strbuf *cwd)
+const char *display_dir(const char *dir, struct strbuf *cwd)
 {
 	size_t n;
 	if (the_repo.worktree) {
@@ -982,7 +904,7 @@ static const char *display_dir(const char *dir, struct strbuf *cwd)
 	return dir;
 }
 
-static char *display_path(const char *dir, const char *sub, const char *name)
+char *display_path(const char *dir, const char *sub, const char *name)
 {
 	struct strbuf cwd = STRBUF_INIT;
 	const char *rel = display_dir(dir, &cwd);
@@ -1014,8 +936,8 @@ static int scan_loose_entry(const char *name, unsigned type UNUSED, void *data)
 	} else if (starts_with(name, "tmp_obj_")) {
 		return 0;
 	}
-	ALLOC_GROW(loose, nr_loose + 1, alloc_loose);
-	lo = &loose[nr_loose++];
+	ALLOC_GROW(loose, fsck_nr_loose + 1, alloc_loose);
+	lo = &loose[fsck_nr_loose++];
 	memset(lo, 0, sizeof(*lo));
 	lo->path = xstrfmt("%s/%s/%s", sc->rel, sc->sub, name);
 	lo->dir = sc->dir;
@@ -1027,9 +949,9 @@ static int scan_loose_entry(const char *name, unsigned type UNUSED, void *data)
 	return 0;
 }
 
-static void scan_loose(uint32_t dir_nr)
+void scan_loose(uint32_t dir_nr)
 {
-	const char *dir = dirs[dir_nr].path;
+	const char *dir = fsck_dirs[dir_nr].path;
 	struct strbuf cwd = STRBUF_INIT, path = STRBUF_INIT;
 	struct scan_ctx sc;
 	size_t base;
@@ -1172,11 +1094,11 @@ out:
 
 /* git's fsck_object_dir(): one object directory's files in the order the
  * kernel lists them; loose[] holds the directories one after another. */
-static size_t verify_loose(size_t i, uint32_t dir_nr)
+size_t verify_loose(size_t i, uint32_t dir_nr)
 {
-	if (verbose_objs)
+	if (fsck_verbose_objs)
 		fprintf(stderr, "Checking object directory\n");
-	for (; i < nr_loose && loose[i].dir == dir_nr; i++) {
+	for (; i < fsck_nr_loose && loose[i].dir == dir_nr; i++) {
 		struct msgs m = { STRBUF_INIT, STRBUF_INIT };
 		enum object_type type = OBJ_NONE;
 		char *contents, *bad_type;
@@ -1203,15 +1125,15 @@ static size_t verify_loose(size_t i, uint32_t dir_nr)
 					thex(&loose[i].oid), loose[i].path);
 		}
 		if (r < 0) {
-			errors_found |= ERROR_OBJECT;
+			fsck_errors_found |= ERROR_OBJECT;
 			free(contents);
 			msg_flush(&m);
 			continue;
 		}
 		if (check_obj(find_obj(&loose[i].oid), type, contents, size, &m, &parse_failed))
-			errors_found |= ERROR_OBJECT;
+			fsck_errors_found |= ERROR_OBJECT;
 		if (parse_failed) {
-			errors_found |= ERROR_OBJECT;
+			fsck_errors_found |= ERROR_OBJECT;
 			msg_add(&m, 1, "error: %s: object could not be parsed: %s",
 				thex(&loose[i].oid), loose[i].path);
 		}
@@ -1221,8 +1143,6 @@ static size_t verify_loose(size_t i, uint32_t dir_nr)
 	return i;
 }
 
-/* ---- packs ---- */
-
 /*
  * "Checking objects" as git drives its meter: after entry i of a pack it
  * shows base + i when that is a multiple of 1024, and base + the pack's
@@ -1231,7 +1151,7 @@ static size_t verify_loose(size_t i, uint32_t dir_nr)
  * and the values are shown in git's order under a lock, so the lines are
  * git's. Nothing of this runs without --progress.
  */
-static struct progress *obj_meter;
+struct progress *fsck_obj_meter;
 static uint64_t meter_base, meter_end, meter_next;
 static uint32_t meter_done;
 static pthread_mutex_t meter_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -1251,7 +1171,7 @@ static void meter_entry_done(void)
 		return;
 	pthread_mutex_lock(&meter_lock);
 	while (meter_next < meter_end && meter_next <= v) {
-		display_progress(obj_meter, meter_next);
+		display_progress(fsck_obj_meter, meter_next);
 		__atomic_store_n(&meter_next, meter_next + 1024, __ATOMIC_RELAXED);
 	}
 	pthread_mutex_unlock(&meter_lock);
@@ -1261,41 +1181,19 @@ static void meter_pack_end(void)
 {
 	pthread_mutex_lock(&meter_lock);
 	for (; meter_next < meter_end; meter_next += 1024)
-		display_progress(obj_meter, meter_next);
+		display_progress(fsck_obj_meter, meter_next);
 	pthread_mutex_unlock(&meter_lock);
-	display_progress(obj_meter, meter_end);
+	display_progress(fsck_obj_meter, meter_end);
 	meter_base = meter_end;
 }
+struct bad_packed *fsck_bad_packed;
+size_t fsck_nr_bad_packed;
+static size_t alloc_bad_packed;
+struct fpack *fsck_packs;
+size_t fsck_nr_packs;
+static size_t alloc_packs;
 
-
-/* Packed objects that would not unpack, and zlib's reason. */
-struct bad_packed {
-	struct object_id oid;
-	const char *detail;
-	const char *pack;
-};
-static struct bad_packed *bad_packed;
-static size_t nr_bad_packed, alloc_bad_packed;
-
-
-
-struct fpack {
-	struct packed_git p;
-	char *name;       /* the .pack path as git prints it */
-	int local;
-	int64_t mtime;
-	size_t seq;       /* order found in: git lists the later first */
-	int usable;
-	uint32_t *pos_map;  /* index position -> table index */
-	/* Checksums computed on the pool while the table is set up. */
-	int idx_sum_queued, idx_sum_ok;
-	int pack_sum_queued, pack_sum_ok;
-	int map_early;
-};
-static struct fpack *packs;
-static size_t nr_packs, alloc_packs;
-
-static void scan_packs(const char *dir, int local)
+void scan_packs(const char *dir, int local)
 {
 	struct strbuf path = STRBUF_INIT;
 	DIR *d;
@@ -1321,8 +1219,8 @@ static void scan_packs(const char *dir, int local)
 			strbuf_release(&pk);
 			continue;
 		}
-		ALLOC_GROW(packs, nr_packs + 1, alloc_packs);
-		f = &packs[nr_packs++];
+		ALLOC_GROW(fsck_packs, fsck_nr_packs + 1, alloc_packs);
+		f = &fsck_packs[fsck_nr_packs++];
 		memset(f, 0, sizeof(*f));
 		{
 			/* Named as git names them, so the object store's
@@ -1338,7 +1236,7 @@ static void scan_packs(const char *dir, int local)
 		}
 		f->local = local;
 		f->mtime = s.st_mtime;
-		f->seq = nr_packs;
+		f->seq = fsck_nr_packs;
 		strbuf_release(&idx);
 		strbuf_release(&pk);
 	}
@@ -1349,7 +1247,7 @@ static void scan_packs(const char *dir, int local)
 /* git's order: local packs first, then the youngest first (mtime in
  * seconds); git prepends each pack to its list as the directory listing
  * finds it and sorts stably, so among equals the last found comes first. */
-static int cmp_pack(const void *a, const void *b)
+int cmp_pack(const void *a, const void *b)
 {
 	const struct fpack *x = a, *y = b;
 	if (x->local != y->local)
@@ -1421,10 +1319,10 @@ static void pack_object_cb(const struct pack_walk_object *o, void *data)
 {
 	struct pack_ctx *c = data;
 	struct msgs *m = NULL, local = { STRBUF_INIT, STRBUF_INIT };
-	struct fobj *self = &objs[o->tag];
+	struct fobj *self = &fsck_objs[o->tag];
 	int parse_failed, r;
 
-	if (obj_meter)
+	if (fsck_obj_meter)
 		meter_entry_done();
 	crc_check(c, o->nr, o->idx_pos, o->crc, o->idx_crc, o->offset, &m);
 	if (!oideq(&self->oid, &o->oid)) {
@@ -1438,7 +1336,7 @@ static void pack_object_cb(const struct pack_walk_object *o, void *data)
 	r = check_obj(self, o->type, o->data, o->size, &local, &parse_failed);
 	if (parse_failed) {
 		msg_add(&local, 1, "error: %s: object corrupt or missing", thex(&o->oid));
-		__atomic_fetch_or(&errors_found, ERROR_OBJECT, __ATOMIC_RELAXED);
+		__atomic_fetch_or(&fsck_errors_found, ERROR_OBJECT, __ATOMIC_RELAXED);
 		r = 1;
 	}
 	if (r)
@@ -1457,7 +1355,7 @@ static void pack_object_cb(const struct pack_walk_object *o, void *data)
  * entry inflates. */
 static void pack_prefetch_cb(uint32_t tag, void *data UNUSED)
 {
-	__builtin_prefetch(&objs[tag], 1);
+	__builtin_prefetch(&fsck_objs[tag], 1);
 }
 
 static void pack_error_cb(const struct pack_walk_error *e, void *data)
@@ -1470,7 +1368,7 @@ static void pack_error_cb(const struct pack_walk_error *e, void *data)
 	c->err = 1;
 	if (e->nr == UINT32_MAX || e->idx_pos == PACK_WALK_NO_POS)
 		return;
-	if (obj_meter)
+	if (fsck_obj_meter)
 		meter_entry_done();
 	if (e->packed_len)
 		crc_check(c, e->nr, e->idx_pos, e->crc, e->idx_crc, e->offset, &m);
@@ -1491,11 +1389,11 @@ static void pack_error_cb(const struct pack_walk_error *e, void *data)
 				msg_add(m, 1, "error: failed to validate delta base reference at offset %" PRIu64 " from %s",
 					e->offset + pe.hdr_len, c->f->name);
 		}
-		ALLOC_GROW(bad_packed, nr_bad_packed + 1, alloc_bad_packed);
-		oidcpy(&bad_packed[nr_bad_packed].oid, &id);
-		bad_packed[nr_bad_packed].detail = zmsg;
-		bad_packed[nr_bad_packed].pack = c->f->name;
-		nr_bad_packed++;
+		ALLOC_GROW(fsck_bad_packed, fsck_nr_bad_packed + 1, alloc_bad_packed);
+		oidcpy(&fsck_bad_packed[fsck_nr_bad_packed].oid, &id);
+		fsck_bad_packed[fsck_nr_bad_packed].detail = zmsg;
+		fsck_bad_packed[fsck_nr_bad_packed].pack = c->f->name;
+		fsck_nr_bad_packed++;
 	}
 	msg_add(m, 1, "error: cannot unpack %s from %s at offset %" PRIu64,
 		thex(&id), c->f->name, e->offset);
@@ -1522,21 +1420,21 @@ static void pack_sum_task_run(void *arg, int worker UNUSED)
 	f->pack_sum_ok = !memcmp(h, f->p.map + f->p.map_size - RAW_SZ, RAW_SZ);
 }
 
-static struct thread_pool *pool;
-static int some_pack_unusable;
+struct thread_pool *fsck_pool;
+int fsck_some_pack_unusable;
 
 /* Objects of a pack that cannot be mapped are not stored, as far as git's
  * later lookups are concerned. */
-static void recompute_in_pack(void)
+void recompute_in_pack(void)
 {
-	for (size_t i = 0; i < nr_objs; i++)
-		objs[i].flags &= ~IN_PACK;
-	for (size_t i = 0; i < nr_packs; i++) {
-		if (!packs[i].usable)
+	for (size_t i = 0; i < fsck_nr_objs; i++)
+		fsck_objs[i].flags &= ~IN_PACK;
+	for (size_t i = 0; i < fsck_nr_packs; i++) {
+		if (!fsck_packs[i].usable)
 			continue;
-		for (uint32_t k = 0; k < packs[i].p.idx.nr; k++) {
+		for (uint32_t k = 0; k < fsck_packs[i].p.idx.nr; k++) {
 			struct object_id id;
-			memcpy(id.hash, pack_idx_id(&packs[i].p.idx, k), RAW_SZ);
+			memcpy(id.hash, pack_idx_id(&fsck_packs[i].p.idx, k), RAW_SZ);
 			find_obj(&id)->flags |= IN_PACK;
 		}
 	}
@@ -1548,27 +1446,27 @@ static void recompute_in_pack(void)
  * too when nothing can be printed before that pack is verified (mapping
  * it may print git's errors, which must keep their place).
  */
-static void start_checksums(void)
+void start_checksums(void)
 {
-	pool = thread_pool_new(0);
-	for (size_t i = 0; i < nr_packs; i++) {
-		struct fpack *f = &packs[i];
+	fsck_pool = thread_pool_new(0);
+	for (size_t i = 0; i < fsck_nr_packs; i++) {
+		struct fpack *f = &fsck_packs[i];
 		if (!f->usable)
 			continue;
 		f->idx_sum_queued = 1;
-		thread_pool_add(pool, idx_sum_task_run, f);
+		thread_pool_add(fsck_pool, idx_sum_task_run, f);
 	}
-	if (nr_packs && packs[0].usable && !nr_loose && !verbose_objs && !show_progress) {
-		packs[0].map_early = 1;
-		if (pack_map(&packs[0].p) < 0)
+	if (fsck_nr_packs && fsck_packs[0].usable && !fsck_nr_loose && !fsck_verbose_objs && !fsck_show_progress) {
+		fsck_packs[0].map_early = 1;
+		if (pack_map(&fsck_packs[0].p) < 0)
 			return;
-		pack_advise_walk(&packs[0].p);
-		packs[0].pack_sum_queued = 1;
-		thread_pool_add(pool, pack_sum_task_run, &packs[0]);
+		pack_advise_walk(&fsck_packs[0].p);
+		fsck_packs[0].pack_sum_queued = 1;
+		thread_pool_add(fsck_pool, pack_sum_task_run, &fsck_packs[0]);
 	}
 }
 
-static void verify_one_pack(struct fpack *f)
+void verify_one_pack(struct fpack *f)
 {
 	struct pack_ctx c;
 	struct pack_walk_opts opts;
@@ -1584,9 +1482,9 @@ static void verify_one_pack(struct fpack *f)
 		if (!idx_checksum_ok(&f->p.idx))
 			error("Packfile index for %s hash mismatch", f->name);
 		error("packfile %s cannot be accessed", f->name);
-		errors_found |= ERROR_PACK;
+		fsck_errors_found |= ERROR_PACK;
 		f->usable = 0;
-		some_pack_unusable = 1;
+		fsck_some_pack_unusable = 1;
 		return;
 	}
 	pack_advise_walk(&f->p);
@@ -1595,7 +1493,7 @@ static void verify_one_pack(struct fpack *f)
 	pthread_mutex_init(&c.lock, NULL);
 	memset(&opts, 0, sizeof(opts));
 	opts.idx = &f->p.idx;
-	opts.pool = pool;
+	opts.pool = fsck_pool;
 	opts.verify_checksum = !f->pack_sum_queued;
 	opts.object = pack_object_cb;
 	opts.error = pack_error_cb;
@@ -1605,11 +1503,11 @@ static void verify_one_pack(struct fpack *f)
 	/* The index's checksum is computed beside the walk, on the pool. */
 	if (!f->idx_sum_queued) {
 		f->idx_sum_queued = 1;
-		thread_pool_add(pool, idx_sum_task_run, f);
+		thread_pool_add(fsck_pool, idx_sum_task_run, f);
 	}
 	pack_walk(f->p.map, f->p.map_size, &opts, &res);
-	thread_pool_wait(pool);
-	if (obj_meter)
+	thread_pool_wait(fsck_pool);
+	if (fsck_obj_meter)
 		meter_pack_end();
 	if (f->pack_sum_queued)
 		res.checksum_ok = f->pack_sum_ok;
@@ -1634,47 +1532,47 @@ static void verify_one_pack(struct fpack *f)
 		free(c.msgs);
 	pthread_mutex_destroy(&c.lock);
 	if (err || c.err)
-		errors_found |= ERROR_PACK;
+		fsck_errors_found |= ERROR_PACK;
 }
 
 /* Room for all ids at once (loose ones are in already). */
-static void table_reserve(size_t total)
+void table_reserve(size_t total)
 {
 	struct fobj *t;
 
 	if (total <= alloc_objs)
 		return;
-	t = huge_zalloc((total + 1) * sizeof(*objs));
+	t = huge_zalloc((total + 1) * sizeof(*fsck_objs));
 	if (!t) {
-		ALLOC_GROW(objs, total, alloc_objs);
+		ALLOC_GROW(fsck_objs, total, alloc_objs);
 		return;
 	}
-	if (nr_objs)
-		memcpy(t, objs, nr_objs * sizeof(*objs));
-	free(objs);
-	objs = t;
+	if (fsck_nr_objs)
+		memcpy(t, fsck_objs, fsck_nr_objs * sizeof(*fsck_objs));
+	free(fsck_objs);
+	fsck_objs = t;
 	alloc_objs = total;
 	table_mapped = 1;
 }
 
-static int open_packs(void)
+int open_packs(void)
 {
-	size_t total = nr_objs;
+	size_t total = fsck_nr_objs;
 
-	for (size_t i = 0; i < nr_packs; i++) {
-		struct fpack *f = &packs[i];
+	for (size_t i = 0; i < fsck_nr_packs; i++) {
+		struct fpack *f = &fsck_packs[i];
 		if (pack_open_index(&f->p) < 0)
 			continue;
 		f->usable = 1;
 		total += f->p.idx.nr;
 	}
 	table_reserve(total);
-	for (size_t i = 0; i < nr_packs; i++) {
-		struct fpack *f = &packs[i];
+	for (size_t i = 0; i < fsck_nr_packs; i++) {
+		struct fpack *f = &fsck_packs[i];
 		if (!f->usable)
 			continue;
 		for (uint32_t k = 0; k < f->p.idx.nr; k++) {
-			struct fobj *o = &objs[nr_objs++];
+			struct fobj *o = &fsck_objs[fsck_nr_objs++];
 			memcpy(o->oid.hash, pack_idx_id(&f->p.idx, k), RAW_SZ);
 			o->type = 0;
 			o->flags = IN_PACK;
@@ -1689,15 +1587,15 @@ static int open_packs(void)
 /* Table index of every pack entry: the index and the table are both
  * sorted, so one forward walk finds them all (a damaged, unsorted index
  * falls back to a search). */
-static void map_pack_positions(void)
+void map_pack_positions(void)
 {
-	for (size_t i = 0; i < nr_packs; i++) {
-		struct fpack *f = &packs[i];
+	for (size_t i = 0; i < fsck_nr_packs; i++) {
+		struct fpack *f = &fsck_packs[i];
 		size_t j = 0;
 		if (!f->usable)
 			continue;
 		f->pos_map = xmalloc(((size_t)f->p.idx.nr + 1) * sizeof(*f->pos_map));
-		if (table_in_run_order && f->p.idx.nr == nr_objs) {
+		if (fsck_table_in_run_order && f->p.idx.nr == fsck_nr_objs) {
 			/* The table is this index's ids, in its order. */
 			for (uint32_t k = 0; k < f->p.idx.nr; k++)
 				f->pos_map[k] = k;
@@ -1705,87 +1603,86 @@ static void map_pack_positions(void)
 		}
 		for (uint32_t k = 0; k < f->p.idx.nr; k++) {
 			const unsigned char *id = pack_idx_id(&f->p.idx, k);
-			while (j < nr_objs && memcmp(objs[j].oid.hash, id, RAW_SZ) < 0)
+			while (j < fsck_nr_objs && memcmp(fsck_objs[j].oid.hash, id, RAW_SZ) < 0)
 				j++;
-			if (j < nr_objs && !memcmp(objs[j].oid.hash, id, RAW_SZ)) {
+			if (j < fsck_nr_objs && !memcmp(fsck_objs[j].oid.hash, id, RAW_SZ)) {
 				f->pos_map[k] = (uint32_t)j;
 			} else {
 				struct object_id oid;
 				memcpy(oid.hash, id, RAW_SZ);
-				f->pos_map[k] = (uint32_t)(find_obj(&oid) - objs);
+				f->pos_map[k] = (uint32_t)(find_obj(&oid) - fsck_objs);
 			}
 		}
 	}
 }
 
-/* ---- connectivity ---- */
+uint32_t *fsck_pending;
+size_t fsck_nr_pending;
+static size_t alloc_pending;
 
-static uint32_t *pending;
-static size_t nr_pending, alloc_pending;
-
-static struct object_id *missing_oid(uint32_t i) { return &missing[i]; }
+static struct object_id *missing_oid(uint32_t i) { return &fsck_missing[i]; }
 
 /* Unified numbering: table objects, then the distinct missing ids. */
-static size_t nr_virtual;
-static struct fobj *virt;
-static uint32_t *missing_map;   /* missing list index -> virt index */
+size_t fsck_nr_virtual;
+struct fobj *fsck_virt;
+uint32_t *fsck_missing_map;   /* missing list index -> virt index */
 
 static int cmp_missing(const void *a, const void *b)
 {
-	return oidcmp(&missing[*(const uint32_t *)a], &missing[*(const uint32_t *)b]);
+	return oidcmp(&fsck_missing[*(const uint32_t *)a], &fsck_missing[*(const uint32_t *)b]);
 }
 
-static void build_missing(void)
+void build_missing(void)
 {
-	uint32_t *perm = xmalloc((nr_missing + 1) * sizeof(*perm));
-	missing_map = xmalloc((nr_missing + 1) * sizeof(*missing_map));
-	for (size_t i = 0; i < nr_missing; i++)
+	uint32_t *perm = xmalloc((fsck_nr_missing + 1) * sizeof(*perm));
+	fsck_missing_map = xmalloc((fsck_nr_missing + 1) * sizeof(*fsck_missing_map));
+	for (size_t i = 0; i < fsck_nr_missing; i++)
 		perm[i] = (uint32_t)i;
-	QSORT(perm, nr_missing, cmp_missing);
-	virt = xcalloc(nr_missing + 1, sizeof(*virt));
-	for (size_t i = 0; i < nr_missing; i++) {
+	QSORT(perm, fsck_nr_missing, cmp_missing);
+	fsck_virt = xcalloc(fsck_nr_missing + 1, sizeof(*fsck_virt));
+	for (size_t i = 0; i < fsck_nr_missing; i++) {
 		uint32_t k = perm[i];
-		if (!nr_virtual || !oideq(&virt[nr_virtual - 1].oid, missing_oid(k))) {
-			oidcpy(&virt[nr_virtual].oid, missing_oid(k));
-			virt[nr_virtual].type = missing_type[k];
-			nr_virtual++;
+		if (!fsck_nr_virtual || !oideq(&fsck_virt[fsck_nr_virtual - 1].oid, missing_oid(k))) {
+			oidcpy(&fsck_virt[fsck_nr_virtual].oid, missing_oid(k));
+			fsck_virt[fsck_nr_virtual].type = fsck_missing_type[k];
+			fsck_nr_virtual++;
 		}
-		missing_map[k] = (uint32_t)(nr_virtual - 1);
+		fsck_missing_map[k] = (uint32_t)(fsck_nr_virtual - 1);
 	}
 	free(perm);
 }
 
-static struct fobj *link_target(uint32_t l)
+struct fobj *link_target(uint32_t l)
 {
 	if (l & LINK_MISSING)
-		return &virt[missing_map[LINK_INDEX(l)]];
-	return &objs[LINK_INDEX(l)];
+		return &fsck_virt[fsck_missing_map[LINK_INDEX(l)]];
+	return &fsck_objs[LINK_INDEX(l)];
 }
 
 static uint32_t obj_ref(struct fobj *o)
 {
-	if (o >= objs && o < objs + nr_objs)
-		return (uint32_t)(o - objs);
-	return (uint32_t)(o - virt) | LINK_MISSING;
+	if (o >= fsck_objs && o < fsck_objs + fsck_nr_objs)
+		return (uint32_t)(o - fsck_objs);
+	return (uint32_t)(o - fsck_virt) | LINK_MISSING;
 }
 
-static void mark_reachable(struct fobj *o)
+void mark_reachable(struct fobj *o)
 {
 	if (o->flags & REACHABLE)
 		return;
 	o->flags |= REACHABLE;
-	if (o >= objs && o < objs + nr_objs)
-		reach_map[o - objs] = 1;
+	if (o >= fsck_objs && o < fsck_objs + fsck_nr_objs)
+		fsck_reach_map[o - fsck_objs] = 1;
 	/* A blob links nowhere: no need to visit it (most objects). */
 	if (!(o->flags & HAS_OBJ) || o->type == OBJ_BLOB)
 		return;
-	ALLOC_GROW(pending, nr_pending + 1, alloc_pending);
-	pending[nr_pending++] = obj_ref(o);
+	ALLOC_GROW(fsck_pending, fsck_nr_pending + 1, alloc_pending);
+	fsck_pending[fsck_nr_pending++] = obj_ref(o);
 }
 
 /* A reachable object that is stored but failed verification: git reads
  * it again while walking and dies on it; let the object store say how. */
-static void reread_broken(struct fobj *o)
+void reread_broken(struct fobj *o)
 {
 	enum object_type t;
 	size_t sz;
@@ -1794,13 +1691,13 @@ static void reread_broken(struct fobj *o)
 		return;
 	if (o->flags & IN_PACK) {
 		/* git prints zlib's complaint again and gives up. */
-		for (size_t i = 0; i < nr_bad_packed; i++)
-			if (oideq(&bad_packed[i].oid, &o->oid)) {
+		for (size_t i = 0; i < fsck_nr_bad_packed; i++)
+			if (oideq(&fsck_bad_packed[i].oid, &o->oid)) {
 				fflush(stdout);
-				if (bad_packed[i].detail)
-					error("inflate: data stream error (%s)", bad_packed[i].detail);
+				if (fsck_bad_packed[i].detail)
+					error("inflate: data stream error (%s)", fsck_bad_packed[i].detail);
 				die("packed object %s (stored in %s) is corrupt", thex(&o->oid),
-				    bad_packed[i].pack);
+				    fsck_bad_packed[i].pack);
 			}
 		return;
 	}
@@ -1809,18 +1706,6 @@ static void reread_broken(struct fobj *o)
 	d = odb_read_object(&o->oid, &t, &sz);
 	free(d);
 }
-
-/*
- * --connectivity-only, as git 2.39 does it: every id listed by the loose
- * directories and the pack indexes counts as stored without being read.
- * Refs, HEAD and cache-tree roots are read and hashed (git's
- * parse_object()); the walk reads commits, trees and tags as it reaches
- * them, without hashing, and a blob is only looked up. An object takes
- * its type from the first link that names it, as git's lookup_tree()
- * and friends give it, and keeps it: a later link of another type is
- * "object X is a Y, not a Z". git ignores the walk's failures in its
- * exit code; reading a corrupt object dies as git does.
- */
 
 /*
  * The walk's reader. Trees come one version after another, each a delta
@@ -2050,19 +1935,19 @@ static int conn_pack_sound(struct fpack *f)
  * in a pack) and index position, set up when every pack is sound. */
 static uint32_t *conn_where, *conn_pos;
 
-static void conn_reader_setup(void)
+void conn_reader_setup(void)
 {
-	for (size_t i = 0; i < nr_packs; i++)
-		if (!conn_pack_sound(&packs[i]) || pack_map(&packs[i].p) < 0)
+	for (size_t i = 0; i < fsck_nr_packs; i++)
+		if (!conn_pack_sound(&fsck_packs[i]) || pack_map(&fsck_packs[i].p) < 0)
 			return;
 	map_pack_positions();
-	conn_where = xcalloc(nr_objs + 1, sizeof(*conn_where));
-	conn_pos = xmalloc((nr_objs + 1) * sizeof(*conn_pos));
+	conn_where = xcalloc(fsck_nr_objs + 1, sizeof(*conn_where));
+	conn_pos = xmalloc((fsck_nr_objs + 1) * sizeof(*conn_pos));
 	/* The first pack in git's order that holds an object is read. */
-	for (size_t i = nr_packs; i--;)
-		for (uint32_t k = 0; k < packs[i].p.idx.nr; k++) {
-			conn_where[packs[i].pos_map[k]] = (uint32_t)i + 1;
-			conn_pos[packs[i].pos_map[k]] = k;
+	for (size_t i = fsck_nr_packs; i--;)
+		for (uint32_t k = 0; k < fsck_packs[i].p.idx.nr; k++) {
+			conn_where[fsck_packs[i].pos_map[k]] = (uint32_t)i + 1;
+			conn_pos[fsck_packs[i].pos_map[k]] = k;
 		}
 }
 
@@ -2071,14 +1956,14 @@ static void conn_reader_setup(void)
 static int conn_buf_owned;
 
 /* What the walk reads: the fast way when it can, else the object store's. */
-static void *conn_read(const struct fobj *o, enum object_type *type, size_t *size)
+void *conn_read(const struct fobj *o, enum object_type *type, size_t *size)
 {
-	uint32_t w = conn_where ? conn_where[o - objs] : 0;
+	uint32_t w = conn_where ? conn_where[o - fsck_objs] : 0;
 	void *buf;
 
 	if (w) {
-		struct packed_git *p = &packs[w - 1].p;
-		uint64_t off = pack_idx_offset(&p->idx, conn_pos[o - objs]);
+		struct packed_git *p = &fsck_packs[w - 1].p;
+		uint64_t off = pack_idx_offset(&p->idx, conn_pos[o - fsck_objs]);
 		pack_advise_lookup(p);
 		if (off < p->map_size - RAW_SZ &&
 		    (buf = conn_pack_read(p, off, type, size, &conn_buf_owned)))
@@ -2088,11 +1973,23 @@ static void *conn_read(const struct fobj *o, enum object_type *type, size_t *siz
 	return odb_read_object(&o->oid, type, size);
 }
 
-static void conn_done(void *buf)
+void conn_done(void *buf)
 {
 	if (conn_buf_owned)
 		free(buf);
 }
+
+/*
+ * --connectivity-only, as git 2.39 does it: every id listed by the loose
+ * directories and the pack indexes counts as stored without being read.
+ * Refs, HEAD and cache-tree roots are read and hashed (git's
+ * parse_object()); the walk reads commits, trees and tags as it reaches
+ * them, without hashing, and a blob is only looked up. An object takes
+ * its type from the first link that names it, as git's lookup_tree()
+ * and friends give it, and keeps it: a later link of another type is
+ * "object X is a Y, not a Z". git ignores the walk's failures in its
+ * exit code; reading a corrupt object dies as git does.
+ */
 
 /* Missing ids the walk has reached: each says "broken link" once. */
 static struct object_id *mset;
@@ -2150,7 +2047,7 @@ static int conn_lookup(uint32_t l, enum object_type type)
 	struct fobj *t;
 	if (l & LINK_MISSING)
 		return 0;
-	t = &objs[LINK_INDEX(l)];
+	t = &fsck_objs[LINK_INDEX(l)];
 	if (t->type && t->type != type) {
 		error("object %s is a %s, not a %s", thex(&t->oid), printable_type(t->type),
 		      printable_type(type));
@@ -2175,8 +2072,8 @@ static int conn_parse_links(struct fobj *o, enum object_type type, const char *b
 	for (uint32_t i = 1; i <= l[0]; i++) {
 		if (!conn_lookup(l[i], LINK_TYPE(l[i])))
 			continue;
-		const struct object_id *x = l[i] & LINK_MISSING ? &missing[LINK_INDEX(l[i])] :
-			&objs[LINK_INDEX(l[i])].oid;
+		const struct object_id *x = l[i] & LINK_MISSING ? &fsck_missing[LINK_INDEX(l[i])] :
+			&fsck_objs[LINK_INDEX(l[i])].oid;
 		if (type == OBJ_TAG)
 			error("bad tag pointer to %s in %s", thex(x), thex(&o->oid));
 		else if (i == 1)
@@ -2191,7 +2088,7 @@ static int conn_parse_links(struct fobj *o, enum object_type type, const char *b
 
 /* git's parse_object() on an object of the table: read, hashed, typed,
  * commits and tags parsed. 1, or 0 after git's messages. */
-static int conn_parse_object(struct fobj *o)
+int conn_parse_object(struct fobj *o)
 {
 	enum object_type type;
 	size_t size;
@@ -2230,14 +2127,14 @@ static void conn_broken(const struct fobj *p, enum object_type type, const struc
 {
 	printf("broken link from %7s %s\n              to %7s %s\n", printable_type(p->type),
 	       thex(&p->oid), printable_type(type), thex(oid));
-	errors_found |= ERROR_REACHABLE;
+	fsck_errors_found |= ERROR_REACHABLE;
 }
 
 static void conn_refused(const struct fobj *p, enum object_type type)
 {
 	printf("broken link from %7s %s\n", printable_type(p->type), thex(&p->oid));
 	printf("broken link from %7s %s\n", type ? printable_type(type) : "unknown", "unknown");
-	errors_found |= ERROR_REACHABLE;
+	fsck_errors_found |= ERROR_REACHABLE;
 }
 
 /* git's mark_object() from parent p (the walk) or, with used set, its
@@ -2247,11 +2144,11 @@ static void conn_mark(const struct fobj *p, uint32_t l, int used)
 	struct fobj *t;
 
 	if (l & LINK_MISSING) {
-		if (!used && mset_add(&missing[LINK_INDEX(l)]))
-			conn_broken(p, LINK_TYPE(l), &missing[LINK_INDEX(l)]);
+		if (!used && mset_add(&fsck_missing[LINK_INDEX(l)]))
+			conn_broken(p, LINK_TYPE(l), &fsck_missing[LINK_INDEX(l)]);
 		return;
 	}
-	t = &objs[LINK_INDEX(l)];
+	t = &fsck_objs[LINK_INDEX(l)];
 	if (used) {
 		t->flags |= USED;
 		return;
@@ -2388,7 +2285,7 @@ static void conn_walk_tree(struct fobj *o, int used)
 		c = conn_lc_slot(id);
 		if (c->pos1 && conn_lc_match(c, id)) {
 			ents[nr] = (c->pos1 - 1) | (uint32_t)t << 28;
-			__builtin_prefetch(&objs[c->pos1 - 1]);
+			__builtin_prefetch(&fsck_objs[c->pos1 - 1]);
 		} else {
 			want_add(wt, &nw, id, t, &ents[nr]);
 			if (nw == WANT_BATCH) {
@@ -2443,25 +2340,25 @@ static void conn_walk(struct fobj *o, int used)
 	}
 }
 
-static void conn_traverse(void)
+void conn_traverse(void)
 {
 	/* Missing ids the roots reached already. */
-	for (size_t i = 0; i < nr_virtual; i++)
-		if (virt[i].flags & REACHABLE)
-			mset_add(&virt[i].oid);
-	while (nr_pending) {
-		uint32_t r = pending[--nr_pending];
+	for (size_t i = 0; i < fsck_nr_virtual; i++)
+		if (fsck_virt[i].flags & REACHABLE)
+			mset_add(&fsck_virt[i].oid);
+	while (fsck_nr_pending) {
+		uint32_t r = fsck_pending[--fsck_nr_pending];
 		if (!(r & LINK_MISSING))
-			conn_walk(&objs[r], 0);
+			conn_walk(&fsck_objs[r], 0);
 	}
 }
 
 /* git marks what unreachable objects name as used, so that only the tips
  * of unreachable history are "dangling"; it types each by its header. */
-static void conn_mark_unreachable(void)
+void conn_mark_unreachable(void)
 {
-	for (size_t i = 0; i < nr_objs; i++) {
-		struct fobj *o = &objs[i];
+	for (size_t i = 0; i < fsck_nr_objs; i++) {
+		struct fobj *o = &fsck_objs[i];
 		if (o->flags & REACHABLE)
 			continue;
 		if (!o->type) {
@@ -2476,15 +2373,15 @@ static void conn_mark_unreachable(void)
 
 /* The missing list again, with what the walk added, REACHABLE where the
  * walk or the roots got to. */
-static void conn_finish_missing(void)
+void conn_finish_missing(void)
 {
-	free(virt);
-	free(missing_map);
-	nr_virtual = 0;
+	free(fsck_virt);
+	free(fsck_missing_map);
+	fsck_nr_virtual = 0;
 	build_missing();
-	for (size_t i = 0; i < nr_virtual; i++)
-		if (mset_has(&virt[i].oid))
-			virt[i].flags |= REACHABLE;
+	for (size_t i = 0; i < fsck_nr_virtual; i++)
+		if (mset_has(&fsck_virt[i].oid))
+			fsck_virt[i].flags |= REACHABLE;
 }
 
 /*
@@ -2493,7 +2390,7 @@ static void conn_finish_missing(void)
  * threads share the walk, claiming objects in reach_map. A task whose
  * stack grows hands half of it to another task while one is idle.
  */
-static int all_verified;
+int fsck_all_verified;
 static void trav_task_run(void *arg, int worker);
 
 struct trav_task {
@@ -2506,7 +2403,7 @@ static void trav_add(const uint32_t *items, size_t n)
 	struct trav_task *t = xmalloc(sizeof(*t) + n * sizeof(uint32_t));
 	t->n = n;
 	memcpy(t->items, items, n * sizeof(uint32_t));
-	thread_pool_add(pool, trav_task_run, t);
+	thread_pool_add(fsck_pool, trav_task_run, t);
 }
 
 static void trav_task_run(void *arg, int worker UNUSED)
@@ -2520,25 +2417,25 @@ static void trav_task_run(void *arg, int worker UNUSED)
 	sp = t->n;
 	free(t);
 	while (sp) {
-		uint32_t *l = objs[st[--sp]].links;
+		uint32_t *l = fsck_objs[st[--sp]].links;
 		/* The next object's links, whose entry was fetched when it
 		 * was pushed: the walk's cache misses overlap. */
-		if (sp && objs[st[sp - 1]].links)
-			__builtin_prefetch(objs[st[sp - 1]].links);
+		if (sp && fsck_objs[st[sp - 1]].links)
+			__builtin_prefetch(fsck_objs[st[sp - 1]].links);
 		if (!l)
 			continue;
 		ALLOC_GROW(st, sp + l[0], alloc);
 		for (uint32_t i = 1; i <= l[0]; i++) {
 			uint32_t x = LINK_INDEX(l[i]);
-			if (__atomic_load_n(&reach_map[x], __ATOMIC_RELAXED) ||
-			    __atomic_exchange_n(&reach_map[x], 1, __ATOMIC_RELAXED))
+			if (__atomic_load_n(&fsck_reach_map[x], __ATOMIC_RELAXED) ||
+			    __atomic_exchange_n(&fsck_reach_map[x], 1, __ATOMIC_RELAXED))
 				continue;
-			if (type_map[x] != OBJ_BLOB) {
-				__builtin_prefetch(&objs[x].links);
+			if (fsck_type_map[x] != OBJ_BLOB) {
+				__builtin_prefetch(&fsck_objs[x].links);
 				st[sp++] = x;
 			}
 		}
-		if (sp >= 64 && thread_pool_pending(pool) < (size_t)thread_pool_threads(pool)) {
+		if (sp >= 64 && thread_pool_pending(fsck_pool) < (size_t)thread_pool_threads(fsck_pool)) {
 			trav_add(st, sp / 2);
 			memmove(st, st + sp / 2, (sp - sp / 2) * sizeof(uint32_t));
 			sp -= sp / 2;
@@ -2549,20 +2446,20 @@ static void trav_task_run(void *arg, int worker UNUSED)
 
 static void traverse_parallel(void)
 {
-	for (size_t i = 0; i < nr_pending; i += 64)
-		trav_add(pending + i, nr_pending - i < 64 ? nr_pending - i : 64);
-	nr_pending = 0;
-	thread_pool_wait(pool);
+	for (size_t i = 0; i < fsck_nr_pending; i += 64)
+		trav_add(fsck_pending + i, fsck_nr_pending - i < 64 ? fsck_nr_pending - i : 64);
+	fsck_nr_pending = 0;
+	thread_pool_wait(fsck_pool);
 }
 
-static void traverse(void)
+void traverse(void)
 {
-	if (all_verified && pool && thread_pool_threads(pool) > 1) {
+	if (fsck_all_verified && fsck_pool && thread_pool_threads(fsck_pool) > 1) {
 		traverse_parallel();
 		return;
 	}
-	while (nr_pending) {
-		uint32_t r = pending[--nr_pending];
+	while (fsck_nr_pending) {
+		uint32_t r = fsck_pending[--fsck_nr_pending];
 		struct fobj *p = link_target(r);
 		uint32_t *l = p->links;
 		if (p->flags & WALK_BAD)
@@ -2571,7 +2468,7 @@ static void traverse(void)
 			continue;
 		for (uint32_t i = 1; i <= l[0]; i++) {
 			struct fobj *t;
-			if (!(l[i] & LINK_MISSING) && reach_map[LINK_INDEX(l[i])])
+			if (!(l[i] & LINK_MISSING) && fsck_reach_map[LINK_INDEX(l[i])])
 				continue;
 			t = link_target(l[i]);
 			if (t->flags & REACHABLE)
@@ -2582,7 +2479,7 @@ static void traverse(void)
 				printf("broken link from %7s %s\n              to %7s %s\n",
 				       printable_type(p->type), thex(&p->oid),
 				       printable_type(t->type), thex(&t->oid));
-				errors_found |= ERROR_REACHABLE;
+				fsck_errors_found |= ERROR_REACHABLE;
 			}
 			mark_reachable(t);
 		}
@@ -2594,20 +2491,20 @@ static void traverse(void)
  * left is git's typing of objects by the links that name them, which
  * only objects never read need: when there are none, nothing to do.
  */
-static void mark_used_links(void)
+void mark_used_links(void)
 {
 	int need = 0;
-	for (size_t i = 0; i < nr_objs && !need; i++)
-		need = !(objs[i].flags & HAS_OBJ);
-	for (size_t i = 0; i < nr_virtual && !need; i++)
-		need = !virt[i].type;
+	for (size_t i = 0; i < fsck_nr_objs && !need; i++)
+		need = !(fsck_objs[i].flags & HAS_OBJ);
+	for (size_t i = 0; i < fsck_nr_virtual && !need; i++)
+		need = !fsck_virt[i].type;
 	/* The parallel walk says nothing: trees to complain about take
 	 * the ordered one. */
-	all_verified = !need && !nr_virtual && !nr_walk_bad;
+	fsck_all_verified = !need && !fsck_nr_virtual && !fsck_nr_walk_bad;
 	if (!need)
 		return;
-	for (size_t i = 0; i < nr_objs; i++) {
-		uint32_t *l = objs[i].links;
+	for (size_t i = 0; i < fsck_nr_objs; i++) {
+		uint32_t *l = fsck_objs[i].links;
 		if (!l)
 			continue;
 		for (uint32_t k = 1; k <= l[0]; k++) {
@@ -2621,7 +2518,7 @@ static void mark_used_links(void)
 	}
 }
 
-static int default_refs;
+int fsck_default_refs;
 
 static int is_branch(const char *name)
 {
@@ -2629,8 +2526,9 @@ static int is_branch(const char *name)
 }
 
 /* Ids git holds that the table does not (for --verbose's count). */
-static struct object_id *extra_ids;
-static size_t nr_extra, alloc_extra;
+struct object_id *fsck_extra_ids;
+size_t fsck_nr_extra;
+static size_t alloc_extra;
 
 static void mark_created(const struct object_id *oid)
 {
@@ -2639,14 +2537,14 @@ static void mark_created(const struct object_id *oid)
 		o->flags |= CREATED;
 		return;
 	}
-	for (size_t i = 0; i < nr_virtual; i++)
-		if (oideq(&virt[i].oid, oid))
+	for (size_t i = 0; i < fsck_nr_virtual; i++)
+		if (oideq(&fsck_virt[i].oid, oid))
 			return;
-	for (size_t i = 0; i < nr_extra; i++)
-		if (oideq(&extra_ids[i], oid))
+	for (size_t i = 0; i < fsck_nr_extra; i++)
+		if (oideq(&fsck_extra_ids[i], oid))
 			return;
-	ALLOC_GROW(extra_ids, nr_extra + 1, alloc_extra);
-	oidcpy(&extra_ids[nr_extra++], oid);
+	ALLOC_GROW(fsck_extra_ids, fsck_nr_extra + 1, alloc_extra);
+	oidcpy(&fsck_extra_ids[fsck_nr_extra++], oid);
 }
 
 /* --no-full: git parses a packed ref target, which puts a commit's tree
@@ -2684,11 +2582,11 @@ static void ref_names(const char *name, struct fobj *o, enum object_type type, i
 {
 	if (type != OBJ_COMMIT && is_branch(name)) {
 		error("%s: not a commit", name);
-		errors_found |= ERROR_REFS;
+		fsck_errors_found |= ERROR_REFS;
 	}
-	default_refs++;
+	fsck_default_refs++;
 	if (only_mark) {
-		if (verbose && !(o->flags & REACHABLE))
+		if (fsck_verbose && !(o->flags & REACHABLE))
 			created_by_parse(&o->oid);
 		o->flags |= USED | REACHABLE;
 		return;
@@ -2700,20 +2598,20 @@ static void ref_names(const char *name, struct fobj *o, enum object_type type, i
 static void bad_ref_pointer(const char *name, const struct object_id *oid)
 {
 	error("%s: invalid sha1 pointer %s", name, thex(oid));
-	errors_found |= ERROR_REACHABLE;
+	fsck_errors_found |= ERROR_REACHABLE;
 }
 
 static void handle_ref(const char *name, const struct object_id *oid)
 {
 	struct fobj *o = find_obj(oid);
-	if (connectivity_only) {
+	if (fsck_connectivity_only) {
 		if (!o || !conn_parse_object(o))
 			bad_ref_pointer(name, oid);
 		else
 			ref_names(name, o, o->type, 0);
 		return;
 	}
-	if (o && !(o->flags & HAS_OBJ) && !check_full && (o->flags & IN_PACK)) {
+	if (o && !(o->flags & HAS_OBJ) && !fsck_check_full && (o->flags & IN_PACK)) {
 		/* --no-full: git reads the object to know it exists and stops
 		 * there, its packed objects not being "had". */
 		enum object_type t;
@@ -2733,13 +2631,13 @@ static void handle_ref(const char *name, const struct object_id *oid)
 		ref_names(name, o, o->type, 0);
 }
 
-static int fsck_ref_cb(const struct ref_entry *ref, void *data UNUSED)
+int fsck_ref_cb(const struct ref_entry *ref, void *data UNUSED)
 {
 	if (ref->flags & REF_ISSYMREF && is_null_oid(&ref->oid))
 		return 0;
 	if (ref->flags & REF_ISBROKEN && is_null_oid(&ref->oid)) {
 		error("%s: invalid sha1 pointer %s", ref->name, thex(&ref->oid));
-		errors_found |= ERROR_REACHABLE;
+		fsck_errors_found |= ERROR_REACHABLE;
 		return 0;
 	}
 	handle_ref(ref->name, &ref->oid);
@@ -2757,15 +2655,15 @@ static void reflog_oid(const char *name, const struct object_id *oid)
 		mark_reachable(o);
 	} else {
 		error("%s: invalid reflog entry %s", name, thex(oid));
-		errors_found |= ERROR_REACHABLE;
+		fsck_errors_found |= ERROR_REACHABLE;
 	}
 }
 
-static int reflog_ent_cb(const struct object_id *old_oid, const struct object_id *new_oid,
-			 const char *ident UNUSED, uint64_t when UNUSED, int tz UNUSED,
-			 const char *msg UNUSED, void *data)
+int reflog_ent_cb(const struct object_id *old_oid, const struct object_id *new_oid,
+		  const char *ident UNUSED, uint64_t when UNUSED, int tz UNUSED,
+		  const char *msg UNUSED, void *data)
 {
-	if (verbose) {
+	if (fsck_verbose) {
 		char a[HEX_SZ + 1], b[HEX_SZ + 1];
 		fprintf(stderr, "Checking reflog %s->%s\n", oid_to_hex_r(a, old_oid),
 			oid_to_hex_r(b, new_oid));
@@ -2775,37 +2673,37 @@ static int reflog_ent_cb(const struct object_id *old_oid, const struct object_id
 	return 0;
 }
 
-static int reflog_saw_head;
+int fsck_reflog_saw_head;
 
 static int fsck_reflog_cb(const struct ref_entry *ref, void *data UNUSED)
 {
 	if (!strcmp(ref->name, "HEAD"))
-		reflog_saw_head = 1;
+		fsck_reflog_saw_head = 1;
 	refs_for_each_reflog_entry(ref->name, reflog_ent_cb, (void *)ref->name);
 	return 0;
 }
 
-static void head_link(void)
+void head_link(void)
 {
 	struct object_id oid;
 	unsigned flags = 0;
 	const char *target = refs_resolve("HEAD", &oid, &flags);
 
-	if (verbose)
+	if (fsck_verbose)
 		fprintf(stderr, "Checking HEAD link\n");
 	if (!target) {
-		errors_found |= ERROR_REFS;
+		fsck_errors_found |= ERROR_REFS;
 		error("invalid HEAD");
 		return;
 	}
 	if (!strcmp(target, "HEAD")) {
 		if (is_null_oid(&oid)) {
-			errors_found |= ERROR_REFS;
+			fsck_errors_found |= ERROR_REFS;
 			error("HEAD: detached HEAD points at nothing");
 			return;
 		}
 	} else if (!starts_with(target, "refs/heads/")) {
-		errors_found |= ERROR_REFS;
+		fsck_errors_found |= ERROR_REFS;
 		error("HEAD points to something strange (%s)", target);
 		return;
 	} else if (is_null_oid(&oid)) {
@@ -2820,7 +2718,7 @@ static void head_link(void)
 static int logs_top_entry(const char *name, unsigned type UNUSED, void *data)
 {
 	if (!strcmp(name, "HEAD")) {
-		reflog_saw_head = 1;
+		fsck_reflog_saw_head = 1;
 		refs_for_each_reflog_entry("HEAD", reflog_ent_cb, (void *)"HEAD");
 	} else if (!strcmp(name, "refs")) {
 		*(int *)data = 1;
@@ -2829,7 +2727,7 @@ static int logs_top_entry(const char *name, unsigned type UNUSED, void *data)
 	return 0;
 }
 
-static void main_reflogs(void)
+void main_reflogs(void)
 {
 	int saw_refs = 0;
 	/* A linked work tree's logs/ holds its HEAD only: the shared ones
@@ -2868,7 +2766,7 @@ static void worktree_head_reflog(const struct worktree *wt, const char *name)
  * shared ones again). Done from the main work tree only: from a linked
  * one git names the others differently.
  */
-static void linked_worktrees(void)
+void linked_worktrees(void)
 {
 	struct worktree **wts = worktrees_get();
 
@@ -2883,22 +2781,22 @@ static void linked_worktrees(void)
 		if (!wt->id)
 			continue;
 		name = xstrfmt("worktrees/%s/HEAD", wt->id);
-		if (verbose)
+		if (fsck_verbose)
 			fprintf(stderr, "Checking %s link\n", name);
 		oidclr(&oid);
 		if (wt->is_detached) {
 			oidcpy(&oid, &wt->head_oid);
 			if (is_null_oid(&oid)) {
-				errors_found |= ERROR_REFS;
+				fsck_errors_found |= ERROR_REFS;
 				error("%s: detached HEAD points at nothing", name);
 			} else {
 				handle_ref(name, &oid);
 			}
 		} else if (!wt->head_ref) {
-			errors_found |= ERROR_REFS;
+			fsck_errors_found |= ERROR_REFS;
 			error("invalid %s", name);
 		} else if (!starts_with(wt->head_ref, "refs/heads/")) {
-			errors_found |= ERROR_REFS;
+			fsck_errors_found |= ERROR_REFS;
 			error("%s points to something strange (%s)", name, wt->head_ref);
 		} else {
 			unsigned flags = 0;
@@ -2910,7 +2808,7 @@ static void linked_worktrees(void)
 			else
 				handle_ref(name, &oid);
 		}
-		if (include_reflogs) {
+		if (fsck_include_reflogs) {
 			worktree_head_reflog(wt, name);
 			refs_for_each_reflog(fsck_reflog_cb, NULL);
 		}
@@ -2932,7 +2830,7 @@ static struct ct_node *ct;
 static size_t nr_ct, alloc_ct;
 static int have_cache_tree;
 
-static void index_read(void)
+void index_read(void)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const unsigned char *p, *end;
@@ -3058,58 +2956,60 @@ out:
 /* The parallel walk marks reach_map only. */
 static inline int is_reachable(const struct fobj *o)
 {
-	return (o->flags & REACHABLE) || (o >= objs && o < objs + nr_objs && reach_map[o - objs]);
+	return (o->flags & REACHABLE) ||
+	       (o >= fsck_objs && o < fsck_objs + fsck_nr_objs && fsck_reach_map[o - fsck_objs]);
 }
 
 /* Is the object in git's object table by now? */
 static int in_git_table(const struct fobj *o)
 {
-	if (o < objs || o >= objs + nr_objs)
+	if (o < fsck_objs || o >= fsck_objs + fsck_nr_objs)
 		return 1;
-	return (o->flags & (HAS_OBJ | USED | REACHABLE | CREATED)) || used_map[o - objs] ||
-		reach_map[o - objs];
+	return (o->flags & (HAS_OBJ | USED | REACHABLE | CREATED)) || fsck_used_map[o - fsck_objs] ||
+		fsck_reach_map[o - fsck_objs];
 }
 
 /* git prints the size of its object hash table: a power of two, at least
  * 32, doubled whenever it would become half full. */
 static void verbose_connectivity(void)
 {
-	size_t n = nr_virtual + nr_extra;
+	size_t n = fsck_nr_virtual + fsck_nr_extra;
 	uint64_t size = 0;
 
-	for (size_t i = 0; i < nr_objs; i++)
-		n += in_git_table(&objs[i]);
+	for (size_t i = 0; i < fsck_nr_objs; i++)
+		n += in_git_table(&fsck_objs[i]);
 	for (size_t k = 0; k < n; k++)
 		if (size == 0 || size - 1 <= 2 * k)
 			size = size < 32 ? 32 : 2 * size;
 	fprintf(stderr, "Checking connectivity (%" PRIu64 " objects)\n", size);
 	/* git's table order is its hashing's: print the extras first. */
-	for (size_t i = 0; i < nr_extra; i++)
-		fprintf(stderr, "Checking %s\n", thex(&extra_ids[i]));
+	for (size_t i = 0; i < fsck_nr_extra; i++)
+		fprintf(stderr, "Checking %s\n", thex(&fsck_extra_ids[i]));
 }
 
-static void check_connectivity(void)
+void check_connectivity(void)
 {
 	traverse();
-	if (verbose)
+	if (fsck_verbose)
 		verbose_connectivity();
 	/* Both lists are sorted by id; print in one merged order. */
 	{
 		size_t i = 0, j = 0;
-		while (i < nr_objs || j < nr_virtual) {
+		while (i < fsck_nr_objs || j < fsck_nr_virtual) {
 			struct fobj *o;
 			/* Everything verified: a reachable object has nothing to
 			 * say, and the table entry need not be fetched. */
-			if (all_verified && !verbose && i < nr_objs && reach_map[i] &&
-			    (j >= nr_virtual || oidcmp(&objs[i].oid, &virt[j].oid) < 0)) {
+			if (fsck_all_verified && !fsck_verbose && i < fsck_nr_objs && fsck_reach_map[i] &&
+			    (j >= fsck_nr_virtual || oidcmp(&fsck_objs[i].oid, &fsck_virt[j].oid) < 0)) {
 				i++;
 				continue;
 			}
-			if (j >= nr_virtual || (i < nr_objs && oidcmp(&objs[i].oid, &virt[j].oid) < 0))
-				o = &objs[i++];
+			if (j >= fsck_nr_virtual ||
+			    (i < fsck_nr_objs && oidcmp(&fsck_objs[i].oid, &fsck_virt[j].oid) < 0))
+				o = &fsck_objs[i++];
 			else
-				o = &virt[j++];
-			if (verbose && in_git_table(o))
+				o = &fsck_virt[j++];
+			if (fsck_verbose && in_git_table(o))
 				fprintf(stderr, "Checking %s\n", thex(&o->oid));
 			if (is_reachable(o)) {
 				if (o->flags & HAS_OBJ)
@@ -3117,23 +3017,24 @@ static void check_connectivity(void)
 				if (o->flags & IN_PACK)
 					continue;
 				printf("missing %s %s\n", printable_type(o->type), thex(&o->oid));
-				errors_found |= ERROR_REACHABLE;
+				fsck_errors_found |= ERROR_REACHABLE;
 				continue;
 			}
 			if (!(o->flags & HAS_OBJ))
 				continue;
-			if (connectivity_only && !o->type) {
+			if (fsck_connectivity_only && !o->type) {
 				enum object_type t;
 				size_t sz;
 				if (!odb_read_header(&o->oid, &t, &sz) && t > 0)
 					o->type = (uint8_t)t;
 			}
-			if (show_unreachable) {
+			if (fsck_show_unreachable) {
 				printf("unreachable %s %s\n", printable_type(o->type), thex(&o->oid));
 				continue;
 			}
-			if (!(o->flags & USED) && !(o >= objs && o < objs + nr_objs && used_map[o - objs]) &&
-			    show_dangling)
+			if (!(o->flags & USED) &&
+			    !(o >= fsck_objs && o < fsck_objs + fsck_nr_objs && fsck_used_map[o - fsck_objs]) &&
+			    fsck_show_dangling)
 				printf("dangling %s %s\n", printable_type(o->type), thex(&o->oid));
 		}
 	}
@@ -3158,16 +3059,16 @@ static void cache_tree_node(size_t *i, int depth)
 
 	if (*i >= nr_ct)
 		return;
-	if (verbose)
+	if (fsck_verbose)
 		fprintf(stderr, "Checking cache tree\n");
 	n = &ct[(*i)++];
 	if (n->entries >= 0) {
 		struct fobj *o = link_target(n->link);
-		if (connectivity_only ? (n->link & LINK_MISSING) || !conn_parse_object(o) :
-		    !(o->flags & HAS_OBJ) && !(check_full == 0 && (o->flags & IN_PACK))) {
+		if (fsck_connectivity_only ? (n->link & LINK_MISSING) || !conn_parse_object(o) :
+		    !(o->flags & HAS_OBJ) && !(fsck_check_full == 0 && (o->flags & IN_PACK))) {
 			reread_broken(o);
 			error("%s: invalid sha1 pointer in cache-tree", thex(&o->oid));
-			errors_found |= ERROR_REFS;
+			fsck_errors_found |= ERROR_REFS;
 			skip = 1;
 		} else {
 			o->flags |= USED;
@@ -3175,7 +3076,7 @@ static void cache_tree_node(size_t *i, int depth)
 			if (o->type != OBJ_TREE && (o->flags & HAS_OBJ)) {
 				fprintf(stderr, "error in %s %s: non-tree in cache-tree\n",
 					printable_type(o->type), thex(&o->oid));
-				errors_found |= ERROR_OBJECT;
+				fsck_errors_found |= ERROR_OBJECT;
 			}
 		}
 	}
@@ -3187,7 +3088,7 @@ static void cache_tree_node(size_t *i, int depth)
 	}
 }
 
-static void index_roots(void)
+void index_roots(void)
 {
 	for (size_t i = 0; i < nr_idx_links; i++) {
 		struct fobj *o = link_target(idx_links[i]);
@@ -3208,7 +3109,7 @@ static int fsck_config(const char *key, const char *value, void *data UNUSED)
 	if (!strcmp(key, "fsck.skiplist"))
 		return 0;
 	if (skip_prefix(key, "fsck.", &id)) {
-		fsck_set_msg_type(&fopts, id, value);
+		fsck_set_msg_type(&fsck_check_opts, id, value);
 		return 0;
 	}
 	return 0;
@@ -3218,116 +3119,116 @@ int cmd_fsck(int argc, const char **argv)
 {
 	int lost_found = 0, name_objects = 0;
 	struct option opts[] = {
-		OPT__VERBOSE(&verbose, "be verbose"),
-		OPT_BOOL(0, "unreachable", &show_unreachable, "show unreachable objects"),
-		OPT_BOOL(0, "dangling", &show_dangling, "show dangling objects"),
-		OPT_BOOL(0, "tags", &show_tags, "report tags"),
-		OPT_BOOL(0, "root", &show_root, "report root nodes"),
+		OPT__VERBOSE(&fsck_verbose, "be verbose"),
+		OPT_BOOL(0, "unreachable", &fsck_show_unreachable, "show unreachable objects"),
+		OPT_BOOL(0, "dangling", &fsck_show_dangling, "show dangling objects"),
+		OPT_BOOL(0, "tags", &fsck_show_tags, "report tags"),
+		OPT_BOOL(0, "root", &fsck_show_root, "report root nodes"),
 		OPT_BOOL(0, "cache", &keep_cache, "make index objects head nodes"),
-		OPT_BOOL(0, "reflogs", &include_reflogs, "make reflogs head nodes (default)"),
-		OPT_BOOL(0, "full", &check_full, "also consider packs and alternate objects"),
-		OPT_BOOL(0, "connectivity-only", &connectivity_only, "check only connectivity"),
+		OPT_BOOL(0, "reflogs", &fsck_include_reflogs, "make reflogs head nodes (default)"),
+		OPT_BOOL(0, "full", &fsck_check_full, "also consider packs and alternate objects"),
+		OPT_BOOL(0, "connectivity-only", &fsck_connectivity_only, "check only connectivity"),
 		OPT_BOOL(0, "strict", &check_strict, "enable more strict checking"),
 		OPT_BOOL(0, "lost-found", &lost_found, "write dangling objects in .git/lost-found"),
-		OPT_BOOL(0, "progress", &show_progress, "show progress"),
+		OPT_BOOL(0, "progress", &fsck_show_progress, "show progress"),
 		OPT_BOOL(0, "name-objects", &name_objects, "show verbose names for reachable objects"),
 		OPT_END()
 	};
 
 	argc = parse_options(argc, argv, opts, fsck_usage, 0);
-	if (show_progress == -1)
-		show_progress = isatty(2);
-	if (verbose)
-		show_progress = 0;
+	if (fsck_show_progress == -1)
+		fsck_show_progress = isatty(2);
+	if (fsck_verbose)
+		fsck_show_progress = 0;
 	if (lost_found)
 		die("--lost-found is not supported by mini-git fsck");
 	if (name_objects)
 		die("--name-objects is not supported by mini-git fsck");
 	if (argc)
 		die("fsck of given objects is not supported by mini-git fsck");
-	fopts.strict = check_strict;
+	fsck_check_opts.strict = check_strict;
 	setup_git_directory();
 	config_for_each(CONFIG_ALL, fsck_config, NULL);
 	fsck_msg_id_name(0);
 
 	add_objdir(odb_objdir(), 1, 0);
-	for (size_t i = 0; i < nr_dirs; i++) {
+	for (size_t i = 0; i < fsck_nr_dirs; i++) {
 		scan_loose((uint32_t)i);
 		end_run();
-		scan_packs(dirs[i].path, dirs[i].local);
+		scan_packs(fsck_dirs[i].path, fsck_dirs[i].local);
 	}
-	verbose_objs = verbose && !connectivity_only;
-	QSORT(packs, nr_packs, cmp_pack);
+	fsck_verbose_objs = fsck_verbose && !fsck_connectivity_only;
+	QSORT(fsck_packs, fsck_nr_packs, cmp_pack);
 	open_packs();
-	if (check_full && !connectivity_only)
+	if (fsck_check_full && !fsck_connectivity_only)
 		start_checksums();
 	sort_table();
-	if (connectivity_only) {
+	if (fsck_connectivity_only) {
 		/* Listed is stored: nothing is read before the walk. */
-		for (size_t i = 0; i < nr_objs; i++)
-			objs[i].flags |= HAS_OBJ;
+		for (size_t i = 0; i < fsck_nr_objs; i++)
+			fsck_objs[i].flags |= HAS_OBJ;
 		conn_reader_setup();
 	} else {
 		map_pack_positions();
 	}
 
-	if (!connectivity_only) {
+	if (!fsck_connectivity_only) {
 		size_t next = 0;
-		sequential_pass = 1;
-		for (size_t i = 0; i < nr_dirs; i++) {
+		fsck_sequential_pass = 1;
+		for (size_t i = 0; i < fsck_nr_dirs; i++) {
 			struct progress *dm = NULL;
-			if (show_progress)
+			if (fsck_show_progress)
 				dm = start_progress("Checking object directories", 256);
 			next = verify_loose(next, (uint32_t)i);
 			/* git's meter never sees the subdirectories: the end only. */
 			display_progress(dm, 256);
 			stop_progress(&dm);
 		}
-		sequential_pass = 0;
-		verified_before = nr_loose > 0;
-		if (check_full) {
+		fsck_sequential_pass = 0;
+		fsck_verified_before = fsck_nr_loose > 0;
+		if (fsck_check_full) {
 			size_t total = 0;
-			for (size_t i = 0; i < nr_packs; i++)
-				total += packs[i].p.idx.nr;
-			if (show_progress)
-				obj_meter = start_progress("Checking objects", total);
-			for (size_t i = 0; i < nr_packs; i++) {
-				current_stage = (uint16_t)(i + 1 < NO_STAGE ? i + 1 : NO_STAGE - 1);
-				verify_one_pack(&packs[i]);
-				verified_before = 1;
+			for (size_t i = 0; i < fsck_nr_packs; i++)
+				total += fsck_packs[i].p.idx.nr;
+			if (fsck_show_progress)
+				fsck_obj_meter = start_progress("Checking objects", total);
+			for (size_t i = 0; i < fsck_nr_packs; i++) {
+				fsck_current_stage = (uint16_t)(i + 1 < NO_STAGE ? i + 1 : NO_STAGE - 1);
+				verify_one_pack(&fsck_packs[i]);
+				fsck_verified_before = 1;
 			}
-			if (some_pack_unusable)
+			if (fsck_some_pack_unusable)
 				recompute_in_pack();
-			stop_progress(&obj_meter);
+			stop_progress(&fsck_obj_meter);
 		}
 	}
 	if (keep_cache || !argc)
 		index_read();
 	build_missing();
-	if (!connectivity_only)
+	if (!fsck_connectivity_only)
 		mark_used_links();
 
 	refs_for_each("refs/", REFS_INCLUDE_BROKEN, fsck_ref_cb, NULL);
 	head_link();
-	if (include_reflogs) {
+	if (fsck_include_reflogs) {
 		main_reflogs();
-		if (!reflog_saw_head && file_exists(git_path("logs/HEAD")))
+		if (!fsck_reflog_saw_head && file_exists(git_path("logs/HEAD")))
 			refs_for_each_reflog_entry("HEAD", reflog_ent_cb, (void *)"HEAD");
 	}
 	linked_worktrees();
-	if (!default_refs) {
+	if (!fsck_default_refs) {
 		fprintf(stderr, "notice: No default references\n");
-		show_unreachable = 0;
+		fsck_show_unreachable = 0;
 	}
 	index_roots();
-	if (connectivity_only) {
+	if (fsck_connectivity_only) {
 		conn_traverse();
-		if (show_dangling)
+		if (fsck_show_dangling)
 			conn_mark_unreachable();
 		conn_finish_missing();
 	}
 	check_connectivity();
-	thread_pool_free(pool);
+	thread_pool_free(fsck_pool);
 	fflush(stdout);
-	return errors_found;
+	return fsck_errors_found;
 }
