@@ -691,6 +691,18 @@ static int parse_ahead(struct commit_node *c)
 		k = c->pack_pos = ah.rank[pos];
 		ah.node[k] = c;
 	}
+	/* The walk comes down the pack against the helper's direction: the
+	 * commits it takes next are usually a rank or two further that way.
+	 * Their result, node slot and id (which node_at_rank() copies from
+	 * the index, all over it) are fetched while this one is handled. */
+	{
+		size_t kn = k - 2 * (size_t)(ssize_t)ah.dir;
+		if (kn < ah.nr) {
+			__builtin_prefetch(&ah.res[kn]);
+			__builtin_prefetch(&ah.node[kn]);
+			__builtin_prefetch(pack_idx_id(&ah.pack->idx, order_pos(kn)));
+		}
+	}
 	r = &ah.res[k];
 	for (;;) {
 		uint8_t st = __atomic_load_n(&ah.state[k], __ATOMIC_ACQUIRE);
