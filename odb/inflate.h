@@ -5,9 +5,10 @@
  * the same result (header, code sets zlib refuses, distances before the
  * start, the exact size, the Adler-32 trailer), and refuses anything
  * else, so that the caller then runs zlib on the same bytes and reports
- * what is wrong in zlib's own words. It never allocates, keeps no state
- * between calls (its fixed tables are built once, thread-safely) and may
- * be called from any number of threads at once.
+ * what is wrong in zlib's own words. It never allocates and may be called
+ * from any number of threads at once; what it keeps between calls is its
+ * fixed tables (built once, thread-safely) and, per thread, a cache of
+ * code length code tables keyed by every bit that defines them.
  *
  * MINI_GIT_INFLATE=zlib in the environment asks callers to use zlib only
  * (for differential tests and fuzzing); see fast_inflate_disabled(). */

@@ -5,6 +5,7 @@
 #include "tests/unit/tap.h"
 #include "odb/inflate.h"
 #include <zlib.h>
+#include <endian.h>
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t rnd(void)
@@ -373,11 +374,117 @@ static void test_head_commit(void)
 	free(c);
 }
 
+/*
+ * Commits alike but for their ids, as a history has them: most streams
+ * repeat a code length code that an earlier one used (its table then
+ * comes from the decoder's cache). Each intact stream must decode, and
+ * each damaged one after the code length code (with a fixed checksum)
+ * must get zlib's verdict, whether its code length code was seen before
+ * or not; the head decoder likewise.
+ */
+static void test_cl_cache(void)
+{
+	enum { N = 6000 };
+	static uint64_t seen[N];
+	size_t nseen = 0, repeats = 0, bad = 0, bad_head = 0, refused = 0, damaged = 0;
+	char text[800];
+	unsigned char a[800], b[800 + FAST_INFLATE_SLACK];
+
+	for (int it = 0; it < N; it++) {
+		size_t n = 0, cl;
+		unsigned char *c;
+		uint64_t key, hdr;
+		unsigned ncl;
+		int k, known = 0;
+
+		n += (size_t)sprintf(text + n, "tree ");
+		for (k = 0; k < 40; k++)
+			text[n++] = "0123456789abcdef"[rnd() % 16];
+		n += (size_t)sprintf(text + n, "\nparent ");
+		for (k = 0; k < 40; k++)
+			text[n++] = "0123456789abcdef"[rnd() % 16];
+		n += (size_t)sprintf(text + n, "\nauthor A U Thor <author@example.com> %d +0000\n"
+				     "committer A U Thor <author@example.com> %d +0000\n\ncommit %d\n",
+				     1500000000 + it * 60, 1500000000 + it * 60, it);
+		/* Every third a message of its own, from a few letters:
+		 * other code length codes, some a length apart. */
+		if (it % 3 == 0) {
+			unsigned m = 1 + (unsigned)(rnd() % 200), kinds = 2 + (unsigned)(rnd() % 20);
+			for (unsigned j = 0; j < m; j++)
+				text[n++] = (char)('A' + rnd() % kinds * (rnd() % 3 ? 1 : 2));
+			text[n++] = '\n';
+		}
+		c = deflate_buf((const unsigned char *)text, n, 6, &cl);
+		/* The code length code: 3 bits each, after the block's 17
+		 * header bits (the zlib header is 2 bytes). */
+		memcpy(&hdr, c + 2, 8);
+		hdr = le64toh(hdr);
+		ncl = (unsigned)(hdr >> 13 & 15) + 4;
+		key = (hdr >> 17 & ((1ull << (3 * ncl)) - 1)) << 5 | ncl;
+		if ((hdr >> 1 & 3) == 2) {
+			for (size_t i = 0; i < nseen && !known; i++)
+				known = seen[i] == key;
+			if (known)
+				repeats++;
+			else
+				seen[nseen++] = key;
+		}
+		if (fast_inflate(c, cl, b, n, NULL) || memcmp(b, text, n))
+			refused++;
+		if (fast_inflate_head(c, cl, b, n / 2) || memcmp(b, text, n / 2))
+			bad_head++;
+		if (it % 2 && cl > 16) {
+			/* Damage in the code length code's lengths (which a
+			 * cached table must not hide), or past them (bit
+			 * 17 + 3 * 19 at most, byte 12); checksum fixed. */
+			z_stream r;
+			int st, za, fa;
+			if (it % 4 == 1) {
+				size_t bit = 16 + 17 + rnd() % (3 * ncl);
+				c[bit / 8] ^= (unsigned char)(1 << (bit % 8));
+			} else {
+				size_t pos = 12 + rnd() % (cl - 16);
+				c[pos] ^= (unsigned char)(1 << (rnd() % 8));
+			}
+			memset(&r, 0, sizeof(r));
+			inflateInit2(&r, -15);
+			r.next_in = c + 2;
+			r.avail_in = (uInt)(cl - 2);
+			r.next_out = a;
+			r.avail_out = sizeof(a);
+			st = inflate(&r, Z_FINISH);
+			if (st == Z_STREAM_END && r.total_out == n) {
+				uint32_t sum = (uint32_t)adler32(1, a, (uInt)n);
+				unsigned char *p = c + 2 + r.total_in;
+				if (p + 4 <= c + cl) {
+					p[0] = (unsigned char)(sum >> 24);
+					p[1] = (unsigned char)(sum >> 16);
+					p[2] = (unsigned char)(sum >> 8);
+					p[3] = (unsigned char)sum;
+				}
+			}
+			inflateEnd(&r);
+			za = zlib_inflate(c, cl, a, n);
+			fa = !fast_inflate(c, cl, b, n, NULL);
+			damaged++;
+			if (fa && (!za || memcmp(a, b, n)))
+				bad++;
+		}
+		free(c);
+	}
+	check(!refused && !bad_head, "commits alike: every one decodes, whole and head");
+	check(!bad && damaged > N / 3, "commits alike, damaged: only what zlib accepts (%lu streams)",
+	      (unsigned long)damaged);
+	check(repeats > N / 2, "commits alike: %lu of %d repeat a code length code seen before",
+	      (unsigned long)repeats, N);
+}
+
 int main(void)
 {
 	test_inflate();
 	test_edges();
 	test_head();
 	test_head_commit();
+	test_cl_cache();
 	return tap_done();
 }
