@@ -449,63 +449,66 @@ static unsigned bits_for(uint64_t n)
 
 /*
  * The helper's first task: every commit of the pack, by offset. Each
- * object's offset and index position go into one word, which a radix
- * sort orders by offset (12 bits a pass); the types are then read in
- * pack order, so the pack is read front to back rather than all over
- * (that took twice as long). 0, or -1 for a pack too large for the
- * words (its walks read no commits ahead).
+ * object's offset and index position go into one word; the words are
+ * bucketed by offset straight from the index (one counting pass, one
+ * filling pass, about four objects a bucket), each bucket sorted in
+ * place, and the types read in pack order, so the pack is read front to
+ * back rather than all over (that took twice as long). 0, or -1 for a
+ * pack too large for the words (its walks read no commits ahead).
  */
 static int list_commits(void)
 {
 	const struct packed_git *p = ah.pack;
 	uint32_t n = p->idx.nr;
 	unsigned pos_bits = bits_for(n ? n : 1), off_bits = bits_for(p->map_size);
-	uint64_t *from, *to, pos_mask = (1ull << pos_bits) - 1;
-	size_t m = 0, nr = 0;
+	unsigned nb_bits = pos_bits > 2 ? pos_bits - 2 : 0;
+	unsigned shift = off_bits > nb_bits ? off_bits - nb_bits : 0;
+	uint64_t *from, pos_mask = (1ull << pos_bits) - 1;
+	size_t nb, nr = 0;
+	uint32_t *end;
 
 	if (pos_bits + off_bits > 64 || p->map_size < 32)
 		return -1;
-	from = xmalloc(st_mult(n ? n : 1, sizeof(*from)));
+	/* Buckets of 2^shift bytes of the pack, about four objects each:
+	 * counted, then filled, straight from the index. */
+	nb = (size_t)((p->map_size - 1) >> shift) + 1;
+	end = xcalloc(nb + 1, sizeof(*end));
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t off = offset_at(&p->idx, i);
 		if (off >= 12 && off < p->map_size - 20)
-			from[m++] = off << pos_bits | i;
+			end[(off >> shift) + 1]++;
 	}
-	to = xmalloc(st_mult(m ? m : 1, sizeof(*to)));
-	{
-		unsigned passes = (off_bits + 11) / 12, w = (off_bits + passes - 1) / passes;
-		uint32_t *count = xmalloc(((size_t)1 << w) * sizeof(*count) + sizeof(*count));
-		uint64_t mask = (1ull << w) - 1;
-		for (unsigned sh = pos_bits; sh < pos_bits + off_bits; sh += w) {
-			uint64_t *t;
-			memset(count, 0, (mask + 2) * sizeof(*count));
-			for (size_t i = 0; i < m; i++)
-				count[((from[i] >> sh) & mask) + 1]++;
-			for (uint64_t b = 1; b <= mask + 1; b++)
-				count[b] += count[b - 1];
-			for (size_t i = 0; i < m; i++)
-				to[count[(from[i] >> sh) & mask]++] = from[i];
-			t = from;
-			from = to;
-			to = t;
-			if (stopped()) {
-				free(count);
-				free(from);
-				free(to);
-				return 0;   /* listed again by the next long walk */
-			}
+	for (size_t b = 1; b <= nb; b++)
+		end[b] += end[b - 1];
+	from = xmalloc(st_mult(end[nb] ? end[nb] : 1, sizeof(*from)));
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t off = offset_at(&p->idx, i);
+		if (off >= 12 && off < p->map_size - 20)
+			from[end[off >> shift]++] = off << pos_bits | i;
+	}
+	if (stopped()) {
+		free(end);
+		free(from);
+		return 0;   /* listed again by the next long walk */
+	}
+	/* Each bucket now ends where the next began: sorted in place, then
+	 * its commits kept, front to back through the pack. */
+	for (size_t b = 0, lo = 0; b < nb; lo = end[b++]) {
+		size_t hi = end[b];
+		if (hi + 8 <= end[nb])
+			__builtin_prefetch(p->map + (from[hi + 7] >> pos_bits));
+		for (size_t j = lo + 1; j < hi; j++) {
+			uint64_t v = from[j];
+			size_t i = j;
+			for (; i > lo && from[i - 1] > v; i--)
+				from[i] = from[i - 1];
+			from[i] = v;
 		}
-		free(count);
+		for (size_t j = lo; j < hi; j++)
+			if (((p->map[from[j] >> pos_bits] >> 4) & 7) == OBJ_COMMIT)
+				from[nr++] = from[j];
 	}
-	free(to);
-	/* Kept in place: commits are taken from the front as they come. */
-	for (size_t j = 0; j < m; j++) {
-		uint64_t off = from[j] >> pos_bits;
-		if (j + 16 < m)
-			__builtin_prefetch(p->map + (from[j + 16] >> pos_bits));
-		if (((p->map[off] >> 4) & 7) == OBJ_COMMIT)
-			from[nr++] = from[j];
-	}
+	free(end);
 	ah.order = xrealloc(from, st_mult(nr ? nr : 1, sizeof(*from)));
 	ah.pos_bits = pos_bits;
 	ah.nr = nr;
