@@ -369,6 +369,7 @@ static int parse_head(struct commit_node *c)
 #define AHEAD_AFTER 256
 #define AHEAD_PARENTS 2
 #define RANK_NONE 0xffffffffu
+#define POS_TAG 0x80000000u   /* pack_pos holds an index position */
 
 enum { AH_TODO, AH_BUSY, AH_DONE };
 
@@ -694,13 +695,55 @@ static void ahead_file_nodes(void)
 	for (size_t i = 0; i < table_size; i++) {
 		struct commit_node *c = table[i];
 		uint32_t pos;
-		if (c && c->pack_pos == RANK_NONE && pack_idx_lookup(&ah.pack->idx, c->oid.hash, &pos) &&
-		    ah.rank[pos] != RANK_NONE) {
-			c->pack_pos = ah.rank[pos];
-			ah.node[c->pack_pos] = c;
+		if (!c)
+			continue;
+		if (c->pack_pos == RANK_NONE) {
+			if (!pack_idx_lookup(&ah.pack->idx, c->oid.hash, &pos))
+				continue;
+		} else if (c->pack_pos & POS_TAG) {
+			pos = c->pack_pos & ~POS_TAG;   /* parse_head_pack() */
+		} else {
+			continue;
 		}
+		c->pack_pos = ah.rank[pos];
+		if (c->pack_pos != RANK_NONE)
+			ah.node[c->pack_pos] = c;
 	}
 	ah.filed = 1;
+}
+
+/*
+ * parse_head() for a commit of the pack being listed, while the list is
+ * not ready: the same reading, from the index position found here, which
+ * the node keeps (tagged, in pack_pos) so that filing it by rank needs no
+ * second search of the index. -1 leaves it to parse_head().
+ */
+static int parse_head_pack(struct commit_node *c)
+{
+	const struct packed_git *p = ah.pack;
+	unsigned char buf[HEAD_BYTES + FAST_INFLATE_SLACK];
+	struct pack_entry e;
+	struct head_info h;
+	uint32_t pos;
+	size_t n;
+
+	if (p->idx.nr > POS_TAG || c->pack_pos != RANK_NONE ||
+	    !pack_idx_lookup(&p->idx, c->oid.hash, &pos) ||
+	    pack_entry_header(p, offset_at(&p->idx, pos), &e) < 0 || e.type != OBJ_COMMIT ||
+	    e.size >= SIZE_MAX)
+		return -1;
+	n = e.size < HEAD_BYTES ? (size_t)e.size : HEAD_BYTES;
+	if (pack_inflate_head(p, &e, buf, n) < 0 ||
+	    parse_header((const char *)buf, n, (size_t)e.size, &h) < 0)
+		return -1;
+	c->date = h.date;
+	c->nr_parents = (uint16_t)h.nr;
+	c->parents = alloc_parents(h.nr);
+	for (size_t i = 0; i < h.nr; i++)
+		c->parents[i] = commit_lookup(&h.parents[i]);
+	c->pack_pos = POS_TAG | pos;
+	c->parsed = 1;
+	return 0;
 }
 
 static struct commit_node *lookup_by_rank(const struct object_id *oid)
@@ -789,6 +832,8 @@ int commit_parse(struct commit_node *c)
 	if (c->graph_pos != GRAPH_POS_NONE)
 		return parse_from_graph(c);
 	if (ah.pack && !parse_ahead(c))
+		return 0;
+	if (ah.pack && !ah.filed && !parse_head_pack(c))
 		return 0;
 	if (!parse_head(c))
 		return 0;

@@ -24,7 +24,8 @@ struct commit_node {
 	uint32_t flags;        /* marks private to one walk, cleared after it */
 	uint32_t generation;   /* topological level from the graph, else INFINITY */
 	uint32_t graph_pos;    /* position in the commit-graph, or GRAPH_POS_NONE */
-	uint32_t pack_pos;     /* rank among the commits of the pack read ahead in */
+	uint32_t pack_pos;     /* rank among the commits of the pack read ahead in
+				 * (commit-walk.c; for a while, an index position) */
 	timestamp_t date;      /* committer date */
 	struct commit_node **parents;
 };
