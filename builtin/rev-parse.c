@@ -153,9 +153,9 @@ static int is_inside_work_tree(void)
 {
 	char *wt;
 	int r;
-	if (!the_repo.worktree)
+	if (!repo_worktree())
 		return 0;
-	wt = real_path(the_repo.worktree);
+	wt = real_path(repo_worktree());
 	r = path_inside(orig_cwd, wt);
 	free(wt);
 	return r;
@@ -275,8 +275,8 @@ static void print_common_dir(void)
 		print_git_dir();
 		return;
 	}
-	if (p && the_repo.worktree && !strcmp(cd, the_repo.gitdir) &&
-	    skip_prefix(cd, the_repo.worktree, &rest) &&
+	if (p && repo_worktree() && !strcmp(cd, the_repo.gitdir) &&
+	    skip_prefix(cd, repo_worktree(), &rest) &&
 	    !strcmp(rest, "/.git")) {
 		while ((p = strchr(p, '/'))) {
 			p++;
@@ -437,9 +437,9 @@ int cmd_rev_parse(int argc, const char **argv)
 				continue;
 			}
 			if (!strcmp(arg, "--show-toplevel")) {
-				if (!the_repo.worktree)
+				if (!repo_worktree())
 					die("this operation must be run in a work tree");
-				puts(the_repo.worktree);
+				puts(repo_worktree());
 				continue;
 			}
 			if (!strcmp(arg, "--show-prefix")) {
@@ -449,8 +449,8 @@ int cmd_rev_parse(int argc, const char **argv)
 			if (!strcmp(arg, "--show-cdup")) {
 				const char *p = the_repo.prefix;
 				if (!is_inside_work_tree()) {
-					if (the_repo.worktree)
-						puts(the_repo.worktree);
+					if (repo_worktree())
+						puts(repo_worktree());
 					continue;
 				}
 				while (p && (p = strchr(p, '/'))) {
@@ -481,7 +481,7 @@ int cmd_rev_parse(int argc, const char **argv)
 				continue;
 			}
 			if (!strcmp(arg, "--is-bare-repository")) {
-				puts(!the_repo.worktree && config_get_bool("core.bare", 1) ? "true" : "false");
+				puts(!repo_worktree() && config_get_bool("core.bare", 1) ? "true" : "false");
 				continue;
 			}
 			if (show_flag(arg) && verify)

@@ -8,6 +8,10 @@
 
 struct repository the_repo = { .head = STRBUF_INIT };
 int repo_found;
+/* Found from a .git directory in the cwd: the work tree is the cwd, its
+ * absolute name not asked for yet (the_repo.worktree stays NULL until
+ * repo_worktree() is called; nothing chdir()s after discovery). */
+static int worktree_is_cwd;
 
 static int valid_head(const struct strbuf *sb)
 {
@@ -427,11 +431,31 @@ int setup_git_directory_gently(void)
 	size_t ceil, top;
 	struct format_check fc;
 	struct stat st;
+	int here;
 
 	if (repo_found)
 		return 0;
 	if (env)
 		return setup_explicit(env);
+	/* The usual case first: a .git directory right here. The work tree's
+	 * absolute name (getcwd) is then found only if something asks for
+	 * it (repo_worktree()); listing branches never does. */
+	here = lstat(".git", &st);
+	if (!here && S_ISDIR(st.st_mode) && git_dir_check(".git", &the_repo.head, 0)) {
+		the_repo.head_valid = 1;
+		set_paths(".git");
+		worktree_is_cwd = 1;
+		ensure_ownership(NULL, ".", ".git", &st);
+		check_repository_format(&fc);
+		if (fc.bare == 1) {
+			/* core.bare = true in a .git directory: treat as bare */
+			worktree_is_cwd = 0;
+			the_repo.bare = 1;
+		}
+		strbuf_release(&fc.unknown);
+		free(fc.worktree);
+		return 0;
+	}
 	if (strbuf_getcwd(&cwd) < 0)
 		die_errno("unable to get current working directory");
 	ceil = ceiling_len(cwd.buf);
@@ -439,11 +463,13 @@ int setup_git_directory_gently(void)
 	for (;;) {
 		/* dir/.git: a directory or a gitdir file. lstat() first: its
 		 * owner is the one git checks, and only a symbolic link needs
-		 * the stat() that follows it. */
+		 * the stat() that follows it. (Here, it was asked above.) */
 		strbuf_reset(&path);
 		strbuf_add(&path, cwd.buf, top);
 		strbuf_addstr(&path, top == 1 ? ".git" : "/.git");
-		if (!lstat(path.buf, &st)) {
+		if (top == cwd.len && here < 0)
+			;
+		else if (!lstat(path.buf, &st)) {
 			struct stat target = st;
 			if (S_ISLNK(st.st_mode) && stat(path.buf, &target) < 0)
 				target.st_mode = 0;
@@ -521,6 +547,17 @@ not_found:
 	strbuf_release(&cwd);
 	strbuf_release(&path);
 	return -1;
+}
+
+const char *repo_worktree(void)
+{
+	if (worktree_is_cwd && !the_repo.worktree) {
+		struct strbuf cwd = STRBUF_INIT;
+		if (strbuf_getcwd(&cwd) < 0)
+			die_errno("unable to get current working directory");
+		the_repo.worktree = strbuf_detach(&cwd, NULL);
+	}
+	return the_repo.worktree;
 }
 
 void setup_git_directory(void)

@@ -8,7 +8,7 @@ struct repository {
 	char *gitdir;     /* as rev-parse --git-dir prints it */
 	char *commondir;  /* shared part of a linked worktree; else == gitdir */
 	char *objdir;     /* GIT_OBJECT_DIRECTORY or <commondir>/objects */
-	char *worktree;   /* absolute top of the work tree; NULL when bare */
+	char *worktree;   /* use repo_worktree(): filled when first asked */
 	char *prefix;     /* cwd below the work tree top, "a/b/", or NULL */
 	int bare;
 	int format_version;
@@ -26,6 +26,9 @@ extern int repo_found;
 void setup_git_directory(void);
 /* Same, but returns -1 instead of dying when no repository is found. */
 int setup_git_directory_gently(void);
+
+/* The absolute top of the work tree; NULL when bare. */
+const char *repo_worktree(void);
 
 /* Paths: git_path for per-worktree files (HEAD, index, logs/HEAD);
  * common_path for shared ones (refs/, packed-refs, config, logs/refs/). */

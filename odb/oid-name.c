@@ -875,7 +875,7 @@ static char *resolve_relative(const char *path)
 	struct strbuf sb = STRBUF_INIT;
 	if (!starts_with(path, "./") && !starts_with(path, "../"))
 		return NULL;
-	if (!the_repo.worktree)
+	if (!repo_worktree())
 		die("relative path syntax can't be used outside working tree");
 	strbuf_addstr(&sb, prefix);
 	while (*path) {

@@ -120,6 +120,16 @@ test_expect_success 'no getcwd() beyond discovery when reading objects' '
 	at_most 1 "getcwd\(" t.out
 '
 
+test_expect_success 'at the top of the work tree, listing asks no getcwd(); rev-parse still names the top' '
+	cd packed &&
+	trace t.out branch &&
+	! grep "getcwd(" t.out &&
+	trace t.out show-ref --heads &&
+	! grep "getcwd(" t.out &&
+	compare_git rev-parse --show-toplevel &&
+	mkdir -p sub && (cd sub && compare_git rev-parse --show-toplevel --show-prefix)
+'
+
 test_expect_success 'rev-parse HEAD: no lookup below a directory known absent' '
 	cd packed &&
 	compare_git rev-parse HEAD &&

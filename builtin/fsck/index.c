@@ -24,7 +24,7 @@ void index_read(void)
 	uint32_t version, n;
 	struct strbuf prev = STRBUF_INIT;
 
-	if (!the_repo.worktree)
+	if (!repo_worktree())
 		return;
 	if (strbuf_read_file(&sb, git_path("index"), 0) < 0)
 		return;

@@ -60,10 +60,11 @@ void add_objdir(const char *path, int local, int depth)
  * when the objects live under it, else to the current directory. */
 const char *display_dir(const char *dir, struct strbuf *cwd)
 {
+	const char *wt = repo_worktree();
 	size_t n;
-	if (the_repo.worktree) {
-		n = strlen(the_repo.worktree);
-		if (!strncmp(dir, the_repo.worktree, n) && dir[n] == '/')
+	if (wt) {
+		n = strlen(wt);
+		if (!strncmp(dir, wt, n) && dir[n] == '/')
 			return dir + n + 1;
 		return dir;
 	}
