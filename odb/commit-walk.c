@@ -777,14 +777,20 @@ static int parse_ahead(struct commit_node *c)
 	}
 	/* The walk comes down the pack against the helper's direction: the
 	 * commits it takes next are usually a rank or two further that way.
-	 * Their result, node slot and id (which node_at_rank() copies from
-	 * the index, all over it) are fetched while this one is handled. */
+	 * Their result, node slot, id (which node_at_rank() copies from the
+	 * index, all over it) and data are fetched while this one is
+	 * handled. */
 	{
 		size_t kn = k - 2 * (size_t)(ssize_t)ah.dir;
 		if (kn < ah.nr) {
+			uint64_t at = order_offset(kn);
 			__builtin_prefetch(&ah.res[kn]);
 			__builtin_prefetch(&ah.node[kn]);
 			__builtin_prefetch(pack_idx_id(&ah.pack->idx, order_pos(kn)));
+			/* Its data, should the walk read it itself (the list's
+			 * offsets are 20 bytes short of the end at least). */
+			for (unsigned l = 0; l < 3 && at + 64 * l < ah.pack->map_size; l++)
+				__builtin_prefetch(ah.pack->map + at + 64 * l);
 		}
 	}
 	r = &ah.res[k];
