@@ -713,8 +713,16 @@ static void ahead_file_nodes(void)
 			continue;
 		}
 		c->pack_pos = ah.rank[pos];
-		if (c->pack_pos != RANK_NONE)
-			ah.node[c->pack_pos] = c;
+		if (c->pack_pos == RANK_NONE)
+			continue;
+		ah.node[c->pack_pos] = c;
+		/* Read already: the helper need not (it would, coming up the
+		 * pack at the end of the walk). */
+		if (c->parsed) {
+			uint8_t todo = AH_TODO;
+			__atomic_compare_exchange_n(&ah.state[c->pack_pos], &todo, AH_BUSY, 0,
+						    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+		}
 	}
 	ah.filed = 1;
 }
