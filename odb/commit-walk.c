@@ -616,15 +616,20 @@ size_t commit_walk_read_ahead(void)
  * =wait makes the walk wait until the helper has read all it would, for
  * tests that count what it did; =claim, for tests too, has the helper
  * claim commits without ever reading them (the walk waits for that), so
- * that the walk reads every one of them for itself. 1 on, 2 wait, 3
- * claim, 0 off. */
+ * that the walk reads every one of them for itself; =late, for tests as
+ * well, has the walk read LATE_COMMITS more the way it does while the
+ * pack is being listed (parse_head_pack) before it looks for the list,
+ * however soon that is ready. 1 on, 2 wait, 3 claim, 4 late, 0 off. */
+#define LATE_COMMITS 300
+static size_t late_left;
+
 static int ahead_mode(void)
 {
 	static int mode = -1;
 	if (mode < 0) {
 		const char *e = getenv("MINI_GIT_READ_AHEAD");
 		mode = !e ? 1 : !strcmp(e, "0") ? 0 : !strcmp(e, "wait") ? 2 :
-		       !strcmp(e, "claim") ? 3 : 1;
+		       !strcmp(e, "claim") ? 3 : !strcmp(e, "late") ? 4 : 1;
 		if (mode && thread_pool_default_threads() < 2)
 			mode = 0;
 	}
@@ -665,8 +670,10 @@ static size_t ahead_start(struct commit_node *x, struct commit_node *from, size_
 	if (pthread_create(&ah.thread, NULL, ahead_run, NULL))
 		return 0;
 	ah.running = 1;
-	if (ahead_mode() >= 2)
+	if (ahead_mode() == 2 || ahead_mode() == 3)
 		ahead_stop_when_done();
+	if (ahead_mode() == 4)
+		late_left = LATE_COMMITS;
 	return 0;
 }
 
@@ -778,6 +785,10 @@ static int parse_ahead(struct commit_node *c)
 	struct ahead_result *r, mine;
 
 	if (!ah.filed) {
+		if (late_left) {
+			late_left--;
+			return -1;
+		}
 		if (!__atomic_load_n(&ah.ready, __ATOMIC_ACQUIRE))
 			return -1;
 		ahead_file_nodes();

@@ -1,0 +1,81 @@
+#!/bin/sh
+# Long walks whose pack is still being listed when they need commits
+# (odb/commit-walk.c): MINI_GIT_READ_AHEAD=late makes the walk read 300
+# commits the way it does meanwhile (by their index position, kept for
+# filing) before it takes the list, so that this path and the filing of
+# its nodes are always taken. Histories with merges in both pack orders,
+# with loose commits on top (not in the pack being listed), against git.
+. "$(dirname "$0")/test-lib.sh"
+
+DRIVER="$TEST_DIRECTORY/unit/bin/t-commit-walk"
+if ! [ -x "$DRIVER" ]; then
+	test_skip 'commit walks' 'tests/unit/bin/t-commit-walk not built'
+	test_done
+fi
+walk() { MINI_GIT_THREADS=2 MINI_GIT_READ_AHEAD=late "$DRIVER" "$@"; }
+
+test_expect_success 'setup: 2,000 commits with merges and skewed dates, oldest first' '
+	git init -q --bare long.git && cd long.git &&
+	awk "BEGIN {
+		for (i = 1; i <= 2000; i++) {
+			printf \"commit refs/heads/main\\nmark :%d\\n\", i;
+			printf \"committer C <c@x> %d +0000\\n\", 1500000000 + i * 60 - (i % 11 == 5) * 900;
+			printf \"data <<E\\nc%d\\nE\\n\", i;
+			if (i > 1) printf \"from :%d\\n\", i - 1;
+			if (i % 40 == 0 && i > 100) printf \"merge :%d\\n\", i - 65;
+			printf \"M 644 inline f%d\\ndata <<E\\n%d\\nE\\n\", i % 10, i;
+			if (i % 350 == 0) printf \"reset refs/heads/b%d\\nfrom :%d\\n\", i, i;
+			if (i % 300 == 0) printf \"reset refs/tags/t%d\\nfrom :%d\\n\", i, i;
+		}
+	}" </dev/null | git fast-import --quiet &&
+	git for-each-ref --format="%(refname:short)" refs/heads >../heads &&
+	test $(wc -l <../heads) -ge 5
+'
+
+cd "$TRASH/long.git" 2>/dev/null
+
+# contains and merge bases for a few commits, as git answers them.
+check_walks() {
+	for t in t300 t1200 b700~30 main~1500; do
+		git branch --contains $t --format="%(refname:short)" >expect &&
+		walk contains $t $(cat ../heads) >actual &&
+		test_cmp expect actual || return 1
+	done &&
+	for pair in "b350 main" "b1050~5 b1750" "t600 b1400"; do
+		set -- $pair &&
+		git merge-base --all $1 $2 | sort >expect &&
+		walk merge-base $1 $2 >actual &&
+		test_cmp expect actual || return 1
+	done
+}
+
+test_expect_success 'fast-import pack (oldest first): as git' '
+	check_walks
+'
+
+test_expect_success 'repacked by git (newest first): as git' '
+	git repack -adfq &&
+	check_walks
+'
+
+test_expect_success 'loose commits on top of the pack: as git' '
+	main=$(git rev-parse main) &&
+	for i in 1 2 3 4 5 6 7 8; do
+		main=$(echo "top $i" | git commit-tree -p $main "$main^{tree}") || return 1
+	done &&
+	git update-ref refs/heads/main $main &&
+	test -f objects/$(echo $main | cut -c1-2)/$(echo $main | cut -c3-) &&
+	check_walks
+'
+
+test_expect_success 'the same walks with the read-ahead off and waited for: as git' '
+	for mode in 0 wait claim; do
+		for t in t300 b700~30; do
+			git branch --contains $t --format="%(refname:short)" >expect &&
+			MINI_GIT_THREADS=2 MINI_GIT_READ_AHEAD=$mode "$DRIVER" contains $t $(cat ../heads) >actual &&
+			test_cmp expect actual || return 1
+		done
+	done
+'
+
+test_done
