@@ -50,6 +50,11 @@ extern const char *prog_name;
 /* wrapper.c */
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
+/* Zeroed memory for a thread-local pointer to a large per-thread table:
+ * a thread-local array would be zeroed at the start of every command,
+ * used or not. The blocks live as long as the process, on a list that
+ * keeps them reachable after their threads end. */
+void *xcalloc_thread(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);

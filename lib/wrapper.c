@@ -1,6 +1,7 @@
 /* wrapper.c: allocation and I/O that either succeed or die like git. */
 #include "lib/util.h"
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
 
 static NORETURN void oom(size_t n)
@@ -21,6 +22,20 @@ void *xcalloc(size_t nmemb, size_t size)
 	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
 	if (!p)
 		oom(nmemb * size);
+	return p;
+}
+
+void *xcalloc_thread(size_t nmemb, size_t size)
+{
+	static void **blocks;
+	static size_t nr, alloc;
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	void *p = xcalloc(nmemb, size);
+
+	pthread_mutex_lock(&lock);
+	ALLOC_GROW(blocks, nr + 1, alloc);
+	blocks[nr++] = p;
+	pthread_mutex_unlock(&lock);
 	return p;
 }
 

@@ -8,7 +8,7 @@
 #include "lib/cpu.h"
 #include "odb/inflate.h"
 #include <endian.h>
-#include <pthread.h>
+#include <sched.h>
 #include <zlib.h>
 #if defined(__x86_64__) || defined(__SSE2__)
 #include <immintrin.h>
@@ -300,7 +300,9 @@ static int build_table(struct hcode *t, unsigned maxbits, const uint8_t *lens, u
 }
 
 static struct inflater fixed_tables;
-static pthread_once_t fixed_once = PTHREAD_ONCE_INIT;
+/* 0: not built, 1: a thread is building them, 2: ready. Not
+ * pthread_once(), whose first call ends in a futex wake-up system call. */
+static int fixed_state;
 
 static void build_fixed(void)
 {
@@ -335,6 +337,24 @@ static void build_fixed(void)
 	if (bits < 0)
 		die("BUG: fixed distance table");
 	fixed_tables.dist_bits = (unsigned)bits;
+}
+
+static void need_fixed_tables(void)
+{
+	int st = __atomic_load_n(&fixed_state, __ATOMIC_ACQUIRE);
+
+	if (st == 2)
+		return;
+	st = 0;
+	if (__atomic_compare_exchange_n(&fixed_state, &st, 1, 0, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE)) {
+		build_fixed();
+		__atomic_store_n(&fixed_state, 2, __ATOMIC_RELEASE);
+		return;
+	}
+	/* Another thread is building them: a few microseconds. */
+	while (__atomic_load_n(&fixed_state, __ATOMIC_ACQUIRE) != 2)
+		sched_yield();
 }
 
 struct bits {
@@ -439,7 +459,7 @@ struct cl_cached {
 	uint8_t bits;
 	struct hcode t[1 << CL_CACHED_BITS];
 };
-static __thread struct cl_cached cl_cache[1 << CL_CACHE_BITS];
+static __thread struct cl_cached *cl_cache; /* see xcalloc_thread */
 
 static int dynamic_tables(struct bits *sp, struct inflater *f)
 {
@@ -468,7 +488,10 @@ static int dynamic_tables(struct bits *sp, struct inflater *f)
 		/* All the code length code's lengths at once: its table may
 		 * be in the cache. */
 		uint64_t raw = s->bb & ((1ull << (3 * ncl)) - 1), key = raw << 5 | ncl;
-		struct cl_cached *ce = &cl_cache[(key * 0x9e3779b97f4a7c15ull) >> (64 - CL_CACHE_BITS)];
+		struct cl_cached *ce;
+		if (!cl_cache)
+			cl_cache = xcalloc_thread(1 << CL_CACHE_BITS, sizeof(*cl_cache));
+		ce = &cl_cache[(key * 0x9e3779b97f4a7c15ull) >> (64 - CL_CACHE_BITS)];
 		s->bb >>= 3 * ncl;
 		s->bc -= 3 * ncl;
 		if (ce->key == key) {
@@ -626,7 +649,7 @@ int decode_stream(struct inflater *f, const unsigned char *in, size_t avail,
 	s.end = in + avail;
 	s.bb = 0;
 	s.bc = 0;
-	pthread_once(&fixed_once, build_fixed);
+	need_fixed_tables();
 	do {
 		const struct hcode *lit, *dist;
 		const unsigned char *ip, *iend;

@@ -21,27 +21,13 @@ struct lcache_entry {
 	struct object_id oid;
 	uint32_t pos1;      /* table index + 1; 0: empty */
 };
-/* Allocated at a thread's first lookup: as thread-local arrays, the
- * caches' 64 KiB would be zeroed at the start of every command. The list
- * keeps them reachable. */
+/* Allocated at a thread's first lookup (see xcalloc_thread). */
 static __thread struct lcache_entry *lcache;
-static struct lcache_entry **all_lcaches;
-static size_t nr_lcaches, alloc_lcaches;
-static pthread_mutex_t lcaches_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static struct lcache_entry *lcache_new(void)
-{
-	lcache = xcalloc(1 << LCACHE_BITS, sizeof(*lcache));
-	pthread_mutex_lock(&lcaches_lock);
-	ALLOC_GROW(all_lcaches, nr_lcaches + 1, alloc_lcaches);
-	all_lcaches[nr_lcaches++] = lcache;
-	pthread_mutex_unlock(&lcaches_lock);
-	return lcache;
-}
 
 static inline struct lcache_entry *lcache_slot(const struct object_id *oid)
 {
-	struct lcache_entry *c = lcache ? lcache : lcache_new();
+	struct lcache_entry *c = lcache ? lcache
+		: (lcache = xcalloc_thread(1 << LCACHE_BITS, sizeof(*lcache)));
 	return &c[(oid->hash[0] | oid->hash[1] << 8 | oid->hash[2] << 16) &
 		  ((1 << LCACHE_BITS) - 1)];
 }
