@@ -320,6 +320,16 @@ static int parse_header(const char *p, size_t got, size_t size, struct head_info
 	return 0;
 }
 
+/* A parsed commit header's date and parents into c. */
+static void fill_from_head(struct commit_node *c, const struct head_info *h)
+{
+	c->date = h->date;
+	c->nr_parents = (uint16_t)h->nr;
+	c->parents = alloc_parents(h->nr);
+	for (size_t i = 0; i < h->nr; i++)
+		c->parents[i] = commit_lookup(&h->parents[i]);
+}
+
 static int parse_head(struct commit_node *c)
 {
 	static unsigned char buf[HEAD_BYTES + ODB_HEAD_SLACK];
@@ -330,11 +340,7 @@ static int parse_head(struct commit_node *c)
 
 	if (got < 0 || type != OBJ_COMMIT || parse_header((const char *)buf, (size_t)got, size, &h))
 		return -1;
-	c->date = h.date;
-	c->nr_parents = (uint16_t)h.nr;
-	c->parents = alloc_parents(h.nr);
-	for (size_t i = 0; i < h.nr; i++)
-		c->parents[i] = commit_lookup(&h.parents[i]);
+	fill_from_head(c, &h);
 	c->parsed = 1;
 	return 0;
 }
@@ -758,11 +764,7 @@ static int parse_head_pack(struct commit_node *c)
 	if (pack_inflate_head(p, &e, buf, n) < 0 ||
 	    parse_header((const char *)buf, n, (size_t)e.size, &h) < 0)
 		return -1;
-	c->date = h.date;
-	c->nr_parents = (uint16_t)h.nr;
-	c->parents = alloc_parents(h.nr);
-	for (size_t i = 0; i < h.nr; i++)
-		c->parents[i] = commit_lookup(&h.parents[i]);
+	fill_from_head(c, &h);
 	c->pack_pos = POS_TAG | pos;
 	c->parsed = 1;
 	return 0;
