@@ -5,6 +5,7 @@
 # covers part of the history, and with broken graph files; packed commits
 # of every shape read by their start alone, against the whole-object reader.
 . "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIRECTORY/lib-history.sh"
 
 DRIVER="$TEST_DIRECTORY/unit/bin/t-commit-walk"
 if ! [ -x "$DRIVER" ]; then
@@ -292,18 +293,7 @@ test_expect_success 'odb_read_object_head: the first bytes of whole packed objec
 # same history repacked by git (newest first), answers as git's.
 test_expect_success 'long walks read ahead: as git, in both pack orders' '
 	cd "$TRASH" && git init -q --bare long.git && cd long.git &&
-	awk "BEGIN {
-		for (i = 1; i <= 1500; i++) {
-			printf \"commit refs/heads/main\\nmark :%d\\n\", i;
-			printf \"committer C <c@x> %d +0000\\n\", 1500000000 + i * 60 - (i % 7 == 3) * 500;
-			printf \"data <<E\\nc%d\\nE\\n\", i;
-			if (i > 1) printf \"from :%d\\n\", i - 1;
-			if (i % 50 == 0 && i > 100) printf \"merge :%d\\n\", i - 75;
-			printf \"M 644 inline f%d\\ndata <<E\\n%d\\nE\\n\", i % 10, i;
-			if (i % 300 == 0) printf \"reset refs/heads/b%d\\nfrom :%d\\n\", i, i;
-			if (i % 250 == 0) printf \"reset refs/tags/t%d\\nfrom :%d\\n\", i, i;
-		}
-	}" </dev/null | git fast-import --quiet &&
+	long_history 1500 7 3 500 50 75 300 250 | git fast-import --quiet &&
 	for order in fast-import git; do
 		for t in t250 t1250 b300~20; do
 			git branch --contains $t --format="%(refname:short)" >expect &&

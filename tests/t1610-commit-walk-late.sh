@@ -6,6 +6,7 @@
 # its nodes are always taken. Histories with merges in both pack orders,
 # with loose commits on top (not in the pack being listed), against git.
 . "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIRECTORY/lib-history.sh"
 
 DRIVER="$TEST_DIRECTORY/unit/bin/t-commit-walk"
 if ! [ -x "$DRIVER" ]; then
@@ -16,18 +17,7 @@ walk() { MINI_GIT_THREADS=2 MINI_GIT_READ_AHEAD=late "$DRIVER" "$@"; }
 
 test_expect_success 'setup: 2,000 commits with merges and skewed dates, oldest first' '
 	git init -q --bare long.git && cd long.git &&
-	awk "BEGIN {
-		for (i = 1; i <= 2000; i++) {
-			printf \"commit refs/heads/main\\nmark :%d\\n\", i;
-			printf \"committer C <c@x> %d +0000\\n\", 1500000000 + i * 60 - (i % 11 == 5) * 900;
-			printf \"data <<E\\nc%d\\nE\\n\", i;
-			if (i > 1) printf \"from :%d\\n\", i - 1;
-			if (i % 40 == 0 && i > 100) printf \"merge :%d\\n\", i - 65;
-			printf \"M 644 inline f%d\\ndata <<E\\n%d\\nE\\n\", i % 10, i;
-			if (i % 350 == 0) printf \"reset refs/heads/b%d\\nfrom :%d\\n\", i, i;
-			if (i % 300 == 0) printf \"reset refs/tags/t%d\\nfrom :%d\\n\", i, i;
-		}
-	}" </dev/null | git fast-import --quiet &&
+	long_history 2000 11 5 900 40 65 350 300 | git fast-import --quiet &&
 	git for-each-ref --format="%(refname:short)" refs/heads >../heads &&
 	test $(wc -l <../heads) -ge 5
 '
