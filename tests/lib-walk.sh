@@ -1,5 +1,7 @@
-# lib-history.sh: long generated histories for the walk tests (after
-# test-lib.sh).
+# lib-walk.sh: what the commit-walk tests share (after test-lib.sh).
+#
+#   DRIVER          the walk driver, tests/unit/bin/t-commit-walk; the
+#                   whole test file is skipped when it is not built
 #
 #   long_history N SKEW_EVERY SKEW_AT SKEW MERGE_EVERY MERGE_BACK BRANCH_EVERY TAG_EVERY
 #       a git fast-import stream on stdout: N commits on main, oldest
@@ -24,3 +26,9 @@ long_history() {
 		}
 	}' </dev/null
 }
+
+DRIVER="$TEST_DIRECTORY/unit/bin/t-commit-walk"
+if ! [ -x "$DRIVER" ]; then
+	test_skip 'commit walks' 'tests/unit/bin/t-commit-walk not built'
+	test_done
+fi

@@ -5,13 +5,8 @@
 # covers part of the history, and with broken graph files; packed commits
 # of every shape read by their start alone, against the whole-object reader.
 . "$(dirname "$0")/test-lib.sh"
-. "$TEST_DIRECTORY/lib-history.sh"
+. "$TEST_DIRECTORY/lib-walk.sh"
 
-DRIVER="$TEST_DIRECTORY/unit/bin/t-commit-walk"
-if ! [ -x "$DRIVER" ]; then
-	test_skip 'commit walks' 'tests/unit/bin/t-commit-walk not built'
-	test_done
-fi
 walk() { "$DRIVER" "$@"; }
 
 # Commits with skewed and equal dates: the walks must not trust dates.

@@ -6,13 +6,8 @@
 # its nodes are always taken. Histories with merges in both pack orders,
 # with loose commits on top (not in the pack being listed), against git.
 . "$(dirname "$0")/test-lib.sh"
-. "$TEST_DIRECTORY/lib-history.sh"
+. "$TEST_DIRECTORY/lib-walk.sh"
 
-DRIVER="$TEST_DIRECTORY/unit/bin/t-commit-walk"
-if ! [ -x "$DRIVER" ]; then
-	test_skip 'commit walks' 'tests/unit/bin/t-commit-walk not built'
-	test_done
-fi
 walk() { MINI_GIT_THREADS=2 MINI_GIT_READ_AHEAD=late "$DRIVER" "$@"; }
 
 test_expect_success 'setup: 2,000 commits with merges and skewed dates, oldest first' '
