@@ -398,6 +398,7 @@ static struct {
 	struct ahead_result *res;     /* by rank */
 	struct commit_node **node;    /* by rank (walk thread only) */
 	uint64_t start;               /* offset to start at */
+	int from_end;                 /* start at the end dir leads away from */
 	int dir;                      /* +1: towards higher offsets */
 	int stop;
 	int running;
@@ -594,6 +595,8 @@ static void *ahead_run(void *unused)
 		else
 			hi = mid;
 	}
+	if (ah.from_end)
+		lo = ah.dir > 0 ? 0 : ah.nr - 1;
 	for (k = lo; k < ah.nr && !stopped(); k += (size_t)(ssize_t)ah.dir) {
 		uint8_t todo = AH_TODO;
 		struct ahead_result r;
@@ -672,6 +675,13 @@ static size_t ahead_start(struct commit_node *x, struct commit_node *from, size_
 	ah.pack = p;
 	ah.start = xoff;
 	ah.dir = foff > xoff ? 1 : -1;
+	/* The walk has already passed x (a recent commit: which branches
+	 * contain my last commit?), so from x the helper would trail the
+	 * walk and read what it reads. It starts at the far end of the pack
+	 * instead and comes up to meet it. */
+	ah.from_end = !(x->flags & IN_QUEUE);
+	if (ah.from_end)
+		ah.dir = -ah.dir;
 	ah.stop = 0;
 	if (pthread_create(&ah.thread, NULL, ahead_run, NULL))
 		return 0;
