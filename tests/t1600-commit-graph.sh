@@ -290,7 +290,7 @@ test_expect_success 'long walks read ahead: as git, in both pack orders' '
 	cd "$TRASH" && git init -q --bare long.git && cd long.git &&
 	long_history 1500 7 3 500 50 75 300 250 | git fast-import --quiet &&
 	for order in fast-import git; do
-		for t in t250 t1250 b300~20; do
+		for t in t250 t1250 b300~20 main~10 main; do
 			git branch --contains $t --format="%(refname:short)" >expect &&
 			MINI_GIT_THREADS=2 walk contains $t $(git for-each-ref --format="%(refname:short)" refs/heads) >actual &&
 			test_cmp expect actual &&
