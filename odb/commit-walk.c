@@ -864,6 +864,19 @@ static int parse_ahead(struct commit_node *c)
 	return 0;
 }
 
+int commit_parse_quiet(struct commit_node *c)
+{
+	if (c->parsed)
+		return c->parsed == 1 ? 0 : -1;
+	if (c->graph_pos != GRAPH_POS_NONE)
+		return parse_from_graph(c);
+	if (ah.pack && !parse_ahead(c))
+		return 0;
+	if (ah.pack && !ah.filed && !parse_head_pack(c))
+		return 0;
+	return parse_head(c);
+}
+
 int commit_parse(struct commit_node *c)
 {
 	struct commit_info ci;
@@ -875,11 +888,7 @@ int commit_parse(struct commit_node *c)
 		return c->parsed == 1 ? 0 : -1;
 	if (c->graph_pos != GRAPH_POS_NONE)
 		return parse_from_graph(c);
-	if (ah.pack && !parse_ahead(c))
-		return 0;
-	if (ah.pack && !ah.filed && !parse_head_pack(c))
-		return 0;
-	if (!parse_head(c))
+	if (!commit_parse_quiet(c))
 		return 0;
 	c->parsed = 2;
 	buf = odb_read_object(&c->oid, &type, &size);

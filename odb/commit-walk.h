@@ -35,6 +35,11 @@ struct commit_node *commit_lookup(const struct object_id *oid);
 /* Load parents and date. 0, or -1 with git's error if the object is
  * missing or not a commit (the node is then marked broken). */
 int commit_parse(struct commit_node *c);
+/* The same from the commit-graph or the start of the object only: 0, or
+ * -1 when those cannot settle it, with nothing said and the node left
+ * unparsed (a corrupt commit-graph entry is reported, and marks it
+ * broken, as in commit_parse). */
+int commit_parse_quiet(struct commit_node *c);
 
 /* Is ancestor reachable from descendant (a commit is its own ancestor)?
  * 1 yes, 0 no, -1 on a missing or broken commit. */

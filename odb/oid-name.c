@@ -556,12 +556,40 @@ static int get_oid_basic(const char *str, size_t len, unsigned flags, struct obj
 
 static int get_oid_1(const char *name, size_t len, unsigned flags, struct object_id *oid);
 
+/*
+ * The idx-th parent (from 1) of commit c into *out: 1, or 0 when it has
+ * fewer parents, or -1 (reported) when it cannot be read. The commit
+ * cache answers first, from the commit-graph as git's parse_commit()
+ * does or from the start of the object; what it cannot settle is read
+ * whole, with git's messages for a damaged commit.
+ */
+static int nth_parent(const struct object_id *c, unsigned long idx, struct object_id *out)
+{
+	struct commit_node *node = commit_lookup(c);
+	struct commit_info ci;
+	char *buf;
+	int ret = 0;
+
+	if (!commit_parse_quiet(node)) {
+		if (idx > node->nr_parents)
+			return 0;
+		oidcpy(out, &node->parents[idx - 1]->oid);
+		return 1;
+	}
+	if (read_parents(c, &ci, &buf))
+		return -1;
+	if (idx <= ci.nr_parents) {
+		oidcpy(out, &ci.parents[idx - 1]);
+		ret = 1;
+	}
+	commit_info_release(&ci);
+	free(buf);
+	return ret;
+}
+
 static int get_parent(const char *name, size_t len, unsigned long idx, struct object_id *oid)
 {
 	struct object_id c;
-	struct commit_info ci;
-	char *buf;
-	int ret = -1;
 
 	if (get_oid_1(name, len, GET_OID_COMMITTISH, &c) || commit_reference(&c, &c))
 		return -1;
@@ -569,15 +597,7 @@ static int get_parent(const char *name, size_t len, unsigned long idx, struct ob
 		oidcpy(oid, &c);
 		return 0;
 	}
-	if (read_parents(&c, &ci, &buf))
-		return -1;
-	if (idx <= ci.nr_parents) {
-		oidcpy(oid, &ci.parents[idx - 1]);
-		ret = 0;
-	}
-	commit_info_release(&ci);
-	free(buf);
-	return ret;
+	return nth_parent(&c, idx, oid) == 1 ? 0 : -1;
 }
 
 static int get_nth_ancestor(const char *name, size_t len, unsigned long n, struct object_id *oid)
@@ -586,20 +606,9 @@ static int get_nth_ancestor(const char *name, size_t len, unsigned long n, struc
 
 	if (get_oid_1(name, len, GET_OID_COMMITTISH, &c) || commit_reference(&c, &c))
 		return -1;
-	while (n--) {
-		struct commit_info ci;
-		char *buf;
-		int ok;
-		if (read_parents(&c, &ci, &buf))
+	while (n--)
+		if (nth_parent(&c, 1, &c) != 1)
 			return -1;
-		ok = ci.nr_parents > 0;
-		if (ok)
-			oidcpy(&c, &ci.parents[0]);
-		commit_info_release(&ci);
-		free(buf);
-		if (!ok)
-			return -1;
-	}
 	oidcpy(oid, &c);
 	return 0;
 }

@@ -93,6 +93,18 @@ test_expect_success 'branch -v opens each loose commit once' '
 	at_most 13 "openat\(.*objects/[0-9a-f]{2}/[0-9a-f]{38}\"" t.out
 '
 
+test_expect_success 'X~N with a commit-graph: parents come from the graph, as in git' '
+	git clone -q --no-local many graph && cd graph &&
+	git repack -q -d && git prune-packed &&
+	for i in 1 2 3 4 5; do
+		test_tick && git commit -q --allow-empty -m "loose $i" || return 1
+	done &&
+	git commit-graph write --reachable &&
+	compare_git rev-parse HEAD~16 HEAD~3 HEAD^ HEAD~4^1 "HEAD~2^{tree}" &&
+	trace t.out rev-parse HEAD~16 &&
+	at_most 1 "openat\(.*objects/[0-9a-f]{2}/[0-9a-f]{38}\"" t.out
+'
+
 test_expect_success 'setup: the same, packed, with tags' '
 	git clone -q --no-local many packed && cd packed &&
 	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do git branch "b$i" "origin/b$i" || return 1; done &&
