@@ -168,4 +168,15 @@ test_expect_success 'unreachable objects: what they name is used, never read for
 	git rev-parse c1:c1.t >.git/refs/heads/b && cmp_all
 '
 
+test_expect_success 'damaged unreachable objects stored loose and packed: said once per copy' '
+	fresh &&
+	t=$(printf "100644 x" | git hash-object -t tree --literally -w --stdin) &&
+	u=$(printf "100644 y" | git hash-object -t tree --literally -w --stdin) &&
+	c=$(printf "garbage\n" | git hash-object -t commit --literally -w --stdin) &&
+	printf "%s\n%s\n" $t $c | git pack-objects -q .git/objects/pack/pack >/dev/null &&
+	test -f "$(loose_path $t)" && cmp_all && cmp_fsck --connectivity-only &&
+	test $(grep -c "too-short tree object" "$TRASH/m.err") = 3 &&
+	test $(grep -c "bogus commit object $c" "$TRASH/m.err") = 2
+'
+
 test_done

@@ -380,21 +380,54 @@ void conn_traverse(void)
 }
 
 /* git marks what unreachable objects name as used, so that only the tips
- * of unreachable history are "dangling"; it types each by its header. */
+ * of unreachable history are "dangling"; it types each by its header.
+ * It goes through every stored copy: the loose ones in the order their
+ * directories were listed, then each pack's in index order. So an object
+ * stored twice is walked twice, and a damaged one says so twice. */
+static void mark_unreachable_copy(struct fobj *o)
+{
+	if (o->flags & REACHABLE)
+		return;
+	if (!o->type) {
+		enum object_type t;
+		size_t sz;
+		if (!odb_read_header(&o->oid, &t, &sz) && t > 0)
+			o->type = (uint8_t)t;
+	}
+	conn_walk(o, 1);
+}
+
 void conn_mark_unreachable(void)
 {
-	for (size_t i = 0; i < fsck_nr_objs; i++) {
-		struct fobj *o = &fsck_objs[i];
-		if (o->flags & REACHABLE)
-			continue;
-		if (!o->type) {
-			enum object_type t;
-			size_t sz;
-			if (!odb_read_header(&o->oid, &t, &sz) && t > 0)
-				o->type = (uint8_t)t;
+	uint32_t *unreachable = NULL;
+	size_t nr = 0, alloc = 0;
+
+	for (size_t i = 0; i < fsck_nr_objs; i++)
+		if (!(fsck_objs[i].flags & REACHABLE)) {
+			ALLOC_GROW(unreachable, nr + 1, alloc);
+			unreachable[nr++] = (uint32_t)i;
 		}
-		conn_walk(o, 1);
+	if (!nr)
+		return;
+	for (size_t i = 0; i < fsck_nr_loose; i++) {
+		const struct object_id *oid = loose_oid_at(i);
+		struct fobj *o = oid ? find_obj(oid) : NULL;
+		if (o)
+			mark_unreachable_copy(o);
 	}
+	/* The table is sorted as an index is: its unreachable entries,
+	 * looked up in each pack, come in that pack's order. */
+	for (size_t i = 0; i < fsck_nr_packs; i++) {
+		uint32_t pos;
+		if (!fsck_packs[i].usable)
+			continue;
+		for (size_t k = 0; k < nr; k++) {
+			struct fobj *o = &fsck_objs[unreachable[k]];
+			if (pack_idx_lookup(&fsck_packs[i].p.idx, o->oid.hash, &pos))
+				mark_unreachable_copy(o);
+		}
+	}
+	free(unreachable);
 }
 
 /* The missing list again, with what the walk added, REACHABLE where the

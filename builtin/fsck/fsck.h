@@ -166,6 +166,9 @@ extern size_t fsck_nr_loose;
 
 void scan_loose(uint32_t dir_nr);
 size_t verify_loose(size_t i, uint32_t dir_nr);
+/* The i-th loose object in listing order; NULL for a file not named as
+ * an object. */
+const struct object_id *loose_oid_at(size_t i);
 
 /* packs.c: the packs, found, sorted as git sorts them and opened. */
 struct fpack {

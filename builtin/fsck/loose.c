@@ -53,6 +53,11 @@ static int scan_loose_entry(const char *name, unsigned type UNUSED, void *data)
 	return 0;
 }
 
+const struct object_id *loose_oid_at(size_t i)
+{
+	return loose[i].cruft ? NULL : &loose[i].oid;
+}
+
 void scan_loose(uint32_t dir_nr)
 {
 	const char *dir = fsck_dirs[dir_nr].path;
