@@ -25,6 +25,10 @@ export GIT_CONFIG_NOSYSTEM=1 GIT_PAGER=cat PAGER=cat
 unset GIT_DIR GIT_WORK_TREE GIT_CEILING_DIRECTORIES GIT_OBJECT_DIRECTORY \
 	GIT_INDEX_FILE GIT_CONFIG_PARAMETERS MINI_GIT_SHA1 MINI_GIT_LOOKUP
 PATH="$SRC_ROOT:$PATH"
+# Discovery stops below tests/: a command run outside a test's repository
+# (a failed cd, a setup that did not finish) finds none, instead of the
+# source tree's own repository. Tests about ceilings set their own.
+export GIT_CEILING_DIRECTORIES="$TEST_DIRECTORY"
 
 rm -rf "$TRASH"
 mkdir -p "$TRASH/.home" || exit 1
