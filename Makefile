@@ -93,11 +93,13 @@ $(B)/libmini.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-# The dynamic build names libc by its absolute path (tools/needed-path.c),
-# so the loader does not open /etc/ld.so.cache at every start. LIBC_PATH=
-# (empty) keeps the plain soname.
-ifeq ($(STATIC)$(SANITIZE),)
-LIBC_PATH ?= $(shell realpath -q "$$($(CC) -print-file-name=libc.so.6)")
+# LIBC_BY_PATH=1: the dynamic build names libc by its absolute path
+# (tools/needed-path.c), so the loader does not open /etc/ld.so.cache at
+# every start. Off by default: the binary then runs only where libc lies
+# at that path, and tools that read ldd's "libc.so.6 => ..." lines no
+# longer see libc as libc.
+ifeq ($(LIBC_BY_PATH)$(STATIC)$(SANITIZE),1)
+LIBC_PATH := $(shell realpath -q "$$($(CC) -print-file-name=libc.so.6)")
 endif
 ifneq ($(LIBC_PATH),)
 NEEDED_PATH = $(B)/tools/needed-path
@@ -108,7 +110,7 @@ $(B)/tools/needed-path: tools/needed-path.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
 
-# Relink when LIBC_PATH changes.
+# Relink when LIBC_BY_PATH changes.
 $(B)/libc-path: FORCE
 	@mkdir -p $(B)
 	@echo '$(LIBC_PATH)' | cmp -s - $@ || echo '$(LIBC_PATH)' >$@
