@@ -4,6 +4,7 @@
  * decoder (the first n bytes only) likewise. Prints TAP. */
 #include "tests/unit/tap.h"
 #include "odb/inflate.h"
+#include "tests/unit/zlib-ref.h"
 #include <zlib.h>
 #include <endian.h>
 
@@ -14,24 +15,6 @@ static uint64_t rnd(void)
 	rng ^= rng >> 7;
 	rng ^= rng << 17;
 	return rng;
-}
-
-/* zlib's verdict as callers ask it: exactly size bytes, stream ended. */
-static int zlib_inflate(const unsigned char *in, size_t avail, unsigned char *out, size_t size)
-{
-	z_stream z;
-	int st, ok;
-	memset(&z, 0, sizeof(z));
-	if (inflateInit(&z) != Z_OK)
-		return 0;
-	z.next_in = (unsigned char *)in;
-	z.avail_in = (uInt)avail;
-	z.next_out = out;
-	z.avail_out = (uInt)size + 1;
-	st = inflate(&z, Z_FINISH);
-	ok = st == Z_STREAM_END && z.total_out == size;
-	inflateEnd(&z);
-	return ok;
 }
 
 /* A bit writer for hand-made deflate streams. */
@@ -112,6 +95,35 @@ static size_t incomplete_stream(unsigned char *out, unsigned eob_len)
  * reaches the code-set rules (incomplete and over-subscribed codes, bad
  * repeats, distances too far back) that a checksum would otherwise hide.
  */
+/* Sample data: random (kind 0), text from the given alphabet (1), or
+ * random with repeats of what came before (2). */
+static void fill_sample(unsigned char *src, size_t n, int kind, const char *text)
+{
+	size_t tn = strlen(text);
+	for (size_t i = 0; i < n; i++)
+		src[i] = kind == 0 ? (unsigned char)rnd() :
+			 kind == 1 ? (unsigned char)text[rnd() % tn] :
+			 i > 30 && rnd() % 4 ? src[i - 1 - rnd() % 30] : (unsigned char)rnd();
+}
+
+/* src deflated into out (cap bytes) by zlib; the compressed length. */
+static size_t compress_sample(const unsigned char *src, size_t n, unsigned char *out, size_t cap,
+			      int level, int wbits, int strategy)
+{
+	z_stream z;
+	size_t cl;
+	memset(&z, 0, sizeof(z));
+	deflateInit2(&z, level, Z_DEFLATED, wbits, 8, strategy);
+	z.next_in = (unsigned char *)src;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = (uInt)cap;
+	deflate(&z, Z_FINISH);
+	cl = z.total_out;
+	deflateEnd(&z);
+	return cl;
+}
+
 static void test_inflate(void)
 {
 	enum { MAX = 20000 };
@@ -122,22 +134,10 @@ static void test_inflate(void)
 	for (int it = 0; it < 3000; it++) {
 		size_t n = rnd() % (it % 50 ? 1500 : MAX), cl, size, avail;
 		int kind = (int)(rnd() % 3), damage = it % 4, fixsum = damage == 3;
-		z_stream z;
 
-		for (size_t i = 0; i < n; i++)
-			src[i] = kind == 0 ? (unsigned char)rnd() :
-				 kind == 1 ? (unsigned char)"abcdefgh \n"[rnd() % 10] :
-				 i > 30 && rnd() % 4 ? src[i - 1 - rnd() % 30] : (unsigned char)rnd();
-		memset(&z, 0, sizeof(z));
-		deflateInit2(&z, (int)(rnd() % 10), Z_DEFLATED, 15 - (int)(rnd() % 4 ? 0 : rnd() % 7),
-			     8, (int)(rnd() % 5));
-		z.next_in = src;
-		z.avail_in = (uInt)n;
-		z.next_out = comp;
-		z.avail_out = MAX * 2 + 64;
-		deflate(&z, Z_FINISH);
-		cl = z.total_out;
-		deflateEnd(&z);
+		fill_sample(src, n, kind, "abcdefgh \n");
+		cl = compress_sample(src, n, comp, MAX * 2 + 64, (int)(rnd() % 10),
+				     15 - (int)(rnd() % 4 ? 0 : rnd() % 7), (int)(rnd() % 5));
 		size = n;
 		avail = cl;
 		if (damage && cl > 6) {
@@ -178,7 +178,7 @@ static void test_inflate(void)
 		if (damage == 2 && rnd() % 4 == 0)
 			avail = rnd() % (avail + 1);
 		{
-			int za = zlib_inflate(comp, avail, a, size);
+			int za = zlib_inflate(comp, avail, a, size, NULL);
 			int fa = !fast_inflate(comp, avail, b, size, NULL);
 			accepted += fa;
 			if (fa && (!za || memcmp(a, b, size)))
@@ -190,10 +190,10 @@ static void test_inflate(void)
 	{
 		unsigned char st[64], o1[8], o2[8 + FAST_INFLATE_SLACK];
 		size_t len = incomplete_stream(st, 1);
-		check(zlib_inflate(st, len, o1, 2) && !fast_inflate(st, len, o2, 2, NULL) &&
+		check(zlib_inflate(st, len, o1, 2, NULL) && !fast_inflate(st, len, o2, 2, NULL) &&
 		      !memcmp(o2, "aa", 2), "hand-made dynamic block decodes");
 		len = incomplete_stream(st, 2);
-		check(!zlib_inflate(st, len, o1, 2) && fast_inflate(st, len, o2, 2, NULL),
+		check(!zlib_inflate(st, len, o1, 2, NULL) && fast_inflate(st, len, o2, 2, NULL),
 		      "incomplete literal code refused, as zlib does");
 	}
 	check(!bad, "decoder accepts only what zlib accepts, with zlib's result");
@@ -265,26 +265,6 @@ static void test_edges(void)
 	free(out);
 }
 
-/* How many of the first n bytes zlib yields from in[0..avail) before it
- * stops (output full, input exhausted, end of stream or an error). */
-static size_t zlib_head(const unsigned char *in, size_t avail, unsigned char *out, size_t n)
-{
-	z_stream z;
-	size_t got;
-	memset(&z, 0, sizeof(z));
-	if (inflateInit(&z) != Z_OK)
-		return 0;
-	z.next_in = (unsigned char *)in;
-	z.avail_in = (uInt)avail;
-	z.next_out = out;
-	z.avail_out = (uInt)n;
-	while (z.avail_out && inflate(&z, Z_SYNC_FLUSH) == Z_OK)
-		;
-	got = n - z.avail_out;
-	inflateEnd(&z);
-	return got;
-}
-
 /*
  * fast_inflate_head against zlib: for streams of every kind (stored,
  * fixed, dynamic blocks; random, text and repetitive data; intact and
@@ -300,21 +280,9 @@ static void test_head(void)
 	for (int it = 0; it < 90; it++) {
 		size_t n = it < 4 ? (size_t)it : rnd() % MAX, cl;
 		int kind = (int)(rnd() % 3), damage = it % 3 == 2;
-		z_stream z;
 
-		for (size_t i = 0; i < n; i++)
-			src[i] = kind == 0 ? (unsigned char)rnd() :
-				 kind == 1 ? (unsigned char)"tree parent 0123456789abcdef\n"[rnd() % 29] :
-				 i > 30 && rnd() % 4 ? src[i - 1 - rnd() % 30] : (unsigned char)rnd();
-		memset(&z, 0, sizeof(z));
-		deflateInit2(&z, it % 10, Z_DEFLATED, 15, 8, (int)(rnd() % 5));
-		z.next_in = src;
-		z.avail_in = (uInt)n;
-		z.next_out = comp;
-		z.avail_out = sizeof(comp);
-		deflate(&z, Z_FINISH);
-		cl = z.total_out;
-		deflateEnd(&z);
+		fill_sample(src, n, kind, "tree parent 0123456789abcdef\n");
+		cl = compress_sample(src, n, comp, sizeof(comp), it % 10, 15, (int)(rnd() % 5));
 		if (damage && cl > 2)
 			comp[2 + rnd() % (cl - 2)] ^= (unsigned char)(1 << (rnd() % 8));
 		/* Every output length on the whole input; every input length
@@ -464,7 +432,7 @@ static void test_cl_cache(void)
 				}
 			}
 			inflateEnd(&r);
-			za = zlib_inflate(c, cl, a, n);
+			za = zlib_inflate(c, cl, a, n, NULL);
 			fa = !fast_inflate(c, cl, b, n, NULL);
 			damaged++;
 			if (fa && (!za || memcmp(a, b, n)))
