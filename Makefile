@@ -98,8 +98,10 @@ $(B)/libmini.a: $(LIB_OBJ)
 # every start. Off by default: the binary then runs only where libc lies
 # at that path, and tools that read ldd's "libc.so.6 => ..." lines no
 # longer see libc as libc.
-ifeq ($(LIBC_BY_PATH)$(STATIC)$(SANITIZE),1)
+ifeq ($(LIBC_BY_PATH),1)
+ifeq ($(STATIC)$(SANITIZE),)
 LIBC_PATH := $(shell realpath -q "$$($(CC) -print-file-name=libc.so.6)")
+endif
 endif
 ifneq ($(LIBC_PATH),)
 NEEDED_PATH = $(B)/tools/needed-path
