@@ -59,7 +59,10 @@ $(B)/mini-git.o: OPT = -Os
 endif
 
 
-LIB_SRC = $(sort $(wildcard lib/*.c sha1/*.c odb/*.c refs/*.c remote/*.c))
+# lib/malloc-arena.c defines malloc: linked into mini-git and the unit
+# tests only, not into the HTTP helper or the fuzz targets.
+ARENA_SRC = lib/malloc-arena.c
+LIB_SRC = $(filter-out $(ARENA_SRC),$(sort $(wildcard lib/*.c sha1/*.c odb/*.c refs/*.c remote/*.c)))
 BUILTIN_SRC = $(sort $(wildcard builtin/*.c))
 # builtin/<command>/*.c: parts of one command too large for one file; they
 # are linked into mini-git but are not commands themselves.
@@ -69,7 +72,8 @@ HELPER_SRC = $(sort $(wildcard transport-helpers/*.c))
 UNIT_SRC = $(sort $(wildcard tests/unit/t-*.c))
 
 LIB_OBJ = $(patsubst %.c,$(B)/%.o,$(LIB_SRC))
-MAIN_OBJ = $(B)/mini-git.o $(patsubst %.c,$(B)/%.o,$(BUILTIN_SRC) $(BUILTIN_PART_SRC))
+ARENA_OBJ = $(patsubst %.c,$(B)/%.o,$(ARENA_SRC))
+MAIN_OBJ = $(B)/mini-git.o $(patsubst %.c,$(B)/%.o,$(BUILTIN_SRC) $(BUILTIN_PART_SRC)) $(ARENA_OBJ)
 HELPER_OBJ = $(patsubst %.c,$(B)/%.o,$(HELPER_SRC))
 UNIT_BIN = $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRC))
 
@@ -137,9 +141,9 @@ else
 mini-git-remote-http:
 endif
 
-$(B)/tests/unit/%: tests/unit/%.c $(B)/libmini.a
+$(B)/tests/unit/%: tests/unit/%.c $(B)/libmini.a $(ARENA_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(B)/libmini.a $(filter-out -static,$(LDFLAGS_ALL)) $(ZLIB) -lpthread
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(ARENA_OBJ) $(B)/libmini.a $(filter-out -static,$(LDFLAGS_ALL)) $(ZLIB) -lpthread
 
 unit-tests: $(UNIT_BIN)
 	@mkdir -p tests/unit/bin

@@ -24,7 +24,8 @@ O = fuzz/out
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FCFLAGS = -std=gnu11 -g -O1 -I. -D_GNU_SOURCE -DMINI_GIT_VERSION='"fuzz"' \
 	-Wall -Wextra -Wno-unused-function $(SAN)
-PROJECT_SRC = $(sort $(wildcard lib/*.c sha1/*.c odb/*.c refs/*.c remote/*.c))
+# Not the malloc arena: the sanitizers bring their own allocator.
+PROJECT_SRC = $(filter-out lib/malloc-arena.c,$(sort $(wildcard lib/*.c sha1/*.c odb/*.c refs/*.c remote/*.c)))
 PROJECT_OBJ = $(patsubst %.c,$(O)/obj/%.o,$(PROJECT_SRC))
 TARGET_SRC = $(sort $(wildcard fuzz/fuzz-*.c))
 TARGETS = $(patsubst fuzz/fuzz-%.c,%,$(TARGET_SRC))

@@ -1,0 +1,205 @@
+/* malloc-arena.c: a command's first allocations come from a static arena,
+ * so a command that allocates little makes no system call for memory.
+ *
+ * glibc's malloc makes three calls the first time it runs (getrandom for
+ * its cache key, then two brk to make the heap); musl's maps pages for its
+ * size classes. `branch` allocates a few kilobytes in all. So this file
+ * defines malloc, free, calloc, realloc and reallocarray for the mini-git
+ * binary: a block of up to ARENA_BLOCK_MAX bytes is cut from ARENA_SIZE
+ * bytes of .bss (zero pages, mapped by the kernel on first touch without
+ * a call), and everything else goes to the C library's allocator under
+ * its internal names. The aligned allocators (memalign and kin) are the C
+ * library's own; free() hands their blocks back to it.
+ *
+ * A block carries its size in a 16-byte header, which keeps the 16-byte
+ * alignment malloc promises. Freeing the newest block gives its space back
+ * and realloc() grows the newest block in place, which covers a growing
+ * buffer and short-lived temporaries; any other freed block stays used
+ * until exit. One compare-and-swap on the arena's top makes it safe for
+ * threads.
+ *
+ * Off in sanitizer builds (ASan brings its own allocator) and in glibc
+ * static builds (libc.a's malloc cannot be linked beside another). The
+ * static build uses musl, whose allocator is reachable by its internal
+ * names. Only mini-git and the unit tests link this file: the HTTP helper
+ * keeps its libraries on the C library's allocator alone. */
+#include "lib/malloc-arena.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#define ARENA_SANITIZER 1
+#endif
+#endif
+
+#if defined(__SANITIZE_ADDRESS__) || defined(ARENA_SANITIZER)
+#define ARENA_ON 0
+#elif defined(__GLIBC__)
+#ifdef MINI_GIT_STATIC
+#define ARENA_ON 0
+#else
+#define ARENA_ON 1
+extern void *__libc_malloc(size_t n);
+extern void *__libc_calloc(size_t nmemb, size_t size);
+extern void *__libc_realloc(void *p, size_t n);
+extern void __libc_free(void *p);
+#define libc_malloc __libc_malloc
+#define libc_realloc __libc_realloc
+#define libc_free __libc_free
+static void *libc_calloc(size_t n)
+{
+	return __libc_calloc(1, n);
+}
+#endif
+#elif defined(MINI_GIT_STATIC)
+/* musl, linked statically: mallocng's entry points. */
+#define ARENA_ON 1
+extern void *__libc_malloc_impl(size_t n);
+extern void *__libc_realloc(void *p, size_t n);
+extern void __libc_free(void *p);
+#define libc_malloc __libc_malloc_impl
+#define libc_realloc __libc_realloc
+#define libc_free __libc_free
+static void *libc_calloc(size_t n)
+{
+	void *p = __libc_malloc_impl(n);
+	return p ? memset(p, 0, n) : NULL;
+}
+#else
+#define ARENA_ON 0
+#endif
+
+#if ARENA_ON
+#define ARENA_SIZE (512u << 10)
+#define ARENA_BLOCK_MAX (64u << 10)
+#define HDR 16u
+
+static unsigned char arena[ARENA_SIZE] __attribute__((aligned(64)));
+static size_t arena_top;
+
+static size_t round16(size_t n)
+{
+	return (n + 15) & ~(size_t)15;
+}
+
+static size_t *header(void *p)
+{
+	return (size_t *)((unsigned char *)p - HDR);
+}
+
+int malloc_arena_contains(const void *p)
+{
+	return (uintptr_t)p - (uintptr_t)arena < ARENA_SIZE;
+}
+
+static void *arena_alloc(size_t n)
+{
+	size_t need, top;
+
+	if (n > ARENA_BLOCK_MAX)
+		return NULL;
+	need = HDR + (n ? round16(n) : 16);
+	top = __atomic_load_n(&arena_top, __ATOMIC_RELAXED);
+	do {
+		if (need > ARENA_SIZE - top)
+			return NULL;
+	} while (!__atomic_compare_exchange_n(&arena_top, &top, top + need, 1,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	*(size_t *)(arena + top) = need - HDR;
+	return arena + top + HDR;
+}
+
+/* Moves the top from the end of block p to new_end, if p is the newest. */
+static int arena_move_end(void *p, size_t new_end)
+{
+	size_t end = (size_t)((unsigned char *)p - arena) + *header(p);
+	return __atomic_compare_exchange_n(&arena_top, &end, new_end, 0,
+					   __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+void *malloc(size_t n)
+{
+	void *p = arena_alloc(n);
+	return p ? p : libc_malloc(n);
+}
+
+void free(void *p)
+{
+	if (!malloc_arena_contains(p))
+		libc_free(p);
+	else
+		arena_move_end(p, (size_t)((unsigned char *)p - arena) - HDR);
+}
+
+void *calloc(size_t nmemb, size_t size)
+{
+	size_t n;
+	void *p;
+
+	if (__builtin_mul_overflow(nmemb, size, &n)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	/* A freed newest block is handed out again, so clear it. */
+	p = arena_alloc(n);
+	return p ? memset(p, 0, n) : libc_calloc(n);
+}
+
+void *realloc(void *p, size_t n)
+{
+	size_t have, off;
+	void *q;
+
+	if (!malloc_arena_contains(p))
+		return p ? libc_realloc(p, n) : malloc(n);
+	if (!n) {
+		free(p);
+		return NULL;
+	}
+	have = *header(p);
+	if (n <= have)
+		return p;
+	off = (size_t)((unsigned char *)p - arena);
+	if (n <= ARENA_BLOCK_MAX && round16(n) <= ARENA_SIZE - off &&
+	    arena_move_end(p, off + round16(n))) {
+		*header(p) = round16(n);
+		return p;
+	}
+	q = malloc(n);
+	if (q) {
+		memcpy(q, p, have);
+		free(p);
+	}
+	return q;
+}
+
+void *reallocarray(void *p, size_t nmemb, size_t size)
+{
+	size_t n;
+
+	if (__builtin_mul_overflow(nmemb, size, &n)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return realloc(p, n);
+}
+
+int malloc_arena_enabled(void)
+{
+	return 1;
+}
+#else
+int malloc_arena_contains(const void *p)
+{
+	(void)p;
+	return 0;
+}
+
+int malloc_arena_enabled(void)
+{
+	return 0;
+}
+#endif
