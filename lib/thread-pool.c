@@ -83,6 +83,20 @@ static void *worker_main(void *v)
 	return NULL;
 }
 
+int thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+	pthread_attr_t attr;
+	int err = pthread_attr_init(&attr);
+
+	if (err)
+		return err;
+	err = pthread_attr_setstacksize(&attr, 8u << 20);
+	if (!err)
+		err = pthread_create(t, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	return err;
+}
+
 struct thread_pool *thread_pool_new(int nthreads)
 {
 	struct thread_pool *p = xcalloc(1, sizeof(*p));
@@ -99,7 +113,7 @@ struct thread_pool *thread_pool_new(int nthreads)
 			struct worker_arg *wa = xmalloc(sizeof(*wa));
 			wa->p = p;
 			wa->id = i;
-			if (pthread_create(&p->threads[i], NULL, worker_main, wa))
+			if (thread_start(&p->threads[i], worker_main, wa))
 				die("unable to create thread");
 		}
 	}

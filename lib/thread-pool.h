@@ -8,6 +8,7 @@
 #ifndef LIB_THREAD_POOL_H
 #define LIB_THREAD_POOL_H
 
+#include <pthread.h>
 #include <stddef.h>
 
 struct thread_pool;
@@ -36,5 +37,10 @@ void thread_pool_wait(struct thread_pool *p);
 
 /* Waits, then stops and joins the workers. NULL is a no-op. */
 void thread_pool_free(struct thread_pool *p);
+
+/* pthread_create() with an 8 MiB stack, as glibc gives by default from
+ * RLIMIT_STACK; musl's default is 128 KiB. Every thread mini-git starts
+ * goes through here, so stack use does not depend on the C library. */
+int thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 
 #endif

@@ -12,6 +12,14 @@
 #include <string.h>
 #include <sys/types.h>
 #include <unistd.h>
+#include <fcntl.h>
+
+#ifndef __GLIBC__
+/* musl's open() follows O_CLOEXEC with fcntl(F_SETFD), for kernels older
+ * than 2.6.23; its openat() hands the flag to the kernel alone, in one
+ * system call. (glibc's open() is that openat.) */
+#define open(...) openat(AT_FDCWD, __VA_ARGS__)
+#endif
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define UNUSED __attribute__((unused))

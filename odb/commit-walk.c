@@ -683,7 +683,7 @@ static size_t ahead_start(struct commit_node *x, struct commit_node *from, size_
 	if (ah.from_end)
 		ah.dir = -ah.dir;
 	ah.stop = 0;
-	if (pthread_create(&ah.thread, NULL, ahead_run, NULL))
+	if (thread_start(&ah.thread, ahead_run, NULL))
 		return 0;
 	ah.running = 1;
 	if (ahead_mode() == 2 || ahead_mode() == 3)

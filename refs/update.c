@@ -42,50 +42,12 @@ static void parse_date_env(const char *s, uint64_t *t, int *tz)
 	}
 }
 
-#ifdef MINI_GIT_STATIC
-/* A static binary cannot use the C library's user database (it would
- * dlopen NSS modules at run time); it reads /etc/passwd itself. */
-static struct passwd *user_entry(uid_t uid)
-{
-	static struct passwd pw;
-	static struct strbuf line = STRBUF_INIT;
-	FILE *f = fopen("/etc/passwd", "re");
-	struct passwd *found = NULL;
-	if (!f)
-		return NULL;
-	while (!found && strbuf_getline(&line, f, '\n') >= 0) {
-		char *field[7], *p = line.buf, *end;
-		int n = 0;
-		while (n < 7) {
-			field[n++] = p;
-			if (!(p = strchr(p, ':')))
-				break;
-			*p++ = 0;
-		}
-		if (n < 5 || strtoul(field[2], &end, 10) != uid || *end || !*field[2])
-			continue;
-		memset(&pw, 0, sizeof(pw));
-		pw.pw_name = field[0];
-		pw.pw_uid = uid;
-		pw.pw_gecos = field[4];
-		found = &pw;
-	}
-	fclose(f);
-	return found;
-}
-#else
-static struct passwd *user_entry(uid_t uid)
-{
-	return getpwuid(uid);
-}
-#endif
-
 /* The host part of a default e-mail address, as git makes it: the host
  * name if it has a dot, else its canonical name if that has one, else
- * the name followed by ".(none)". A static binary does not ask the
- * resolver (it would need NSS modules at run time). */
+ * the name followed by ".(none)". */
 static void add_mail_domain(struct strbuf *sb)
 {
+	struct addrinfo hints = { .ai_flags = AI_CANONNAME }, *ai;
 	char host[256] = "";
 	if (gethostname(host, sizeof(host) - 1) < 0) {
 		strbuf_addstr(sb, "(none)");
@@ -94,21 +56,16 @@ static void add_mail_domain(struct strbuf *sb)
 	strbuf_addstr(sb, host);
 	if (strchr(host, '.'))
 		return;
-#ifndef MINI_GIT_STATIC
-	{
-		struct addrinfo hints = { .ai_flags = AI_CANONNAME }, *ai;
-		if (!getaddrinfo(host, NULL, &hints, &ai)) {
-			int done = ai && ai->ai_canonname && strchr(ai->ai_canonname, '.');
-			if (done) {
-				strbuf_setlen(sb, sb->len - strlen(host));
-				strbuf_addstr(sb, ai->ai_canonname);
-			}
-			freeaddrinfo(ai);
-			if (done)
-				return;
+	if (!getaddrinfo(host, NULL, &hints, &ai)) {
+		int done = ai && ai->ai_canonname && strchr(ai->ai_canonname, '.');
+		if (done) {
+			strbuf_setlen(sb, sb->len - strlen(host));
+			strbuf_addstr(sb, ai->ai_canonname);
 		}
+		freeaddrinfo(ai);
+		if (done)
+			return;
 	}
-#endif
 	strbuf_addstr(sb, ".(none)");
 }
 
@@ -129,7 +86,7 @@ void reflog_ident(struct strbuf *sb)
 			email = NULL;
 	}
 	if (!name || !email)
-		pw = user_entry(getuid());
+		pw = getpwuid(getuid());
 	if (!name && pw && pw->pw_gecos && *pw->pw_gecos && *pw->pw_gecos != ',') {
 		/* as git: the GECOS field up to its first comma, with "&"
 		 * standing for the user name, capitalised */

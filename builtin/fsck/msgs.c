@@ -3,11 +3,15 @@
 #include "builtin/fsck/fsck.h"
 
 /* oid_to_hex() with rotating buffers per thread: messages are formatted
- * on the pool's threads. */
+ * on the pool's threads. The buffers are allocated by the thread that
+ * first needs them (see xcalloc_thread), which keeps the thread-local
+ * block small enough for musl's start-up to need no mapping for it. */
 const char *thex(const struct object_id *oid)
 {
-	static __thread char buf[4][HEX_SZ + 1];
+	static __thread char (*buf)[HEX_SZ + 1];
 	static __thread unsigned n;
+	if (!buf)
+		buf = xcalloc_thread(4, HEX_SZ + 1);
 	return oid_to_hex_r(buf[n++ & 3], oid);
 }
 void msg_add(struct msgs *m, int to_err, const char *fmt, ...)
