@@ -155,6 +155,14 @@ int main(void)
 		check(ok && in_arena > 0 && in_arena < n,
 		      "when the arena is full, blocks come from the C library (%zu of %zu in the arena)",
 		      in_arena, n);
+		/* Past the arena, a freed block serves the next request of its
+		 * size (glibc's cache per thread does this, and so does the one
+		 * in front of musl's allocator). */
+		was = (uintptr_t)blocks[n - 1];
+		free(blocks[n - 1]);
+		blocks[n - 1] = malloc(1000);
+		check((uintptr_t)blocks[n - 1] == was && !malloc_arena_contains(blocks[n - 1]),
+		      "past the arena, a freed block is handed out again");
 		while (n--)
 			free(blocks[n]);
 		p = malloc(1000);
