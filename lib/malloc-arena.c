@@ -85,8 +85,10 @@ static void *libc_calloc(size_t n)
  * two of their usable size, and handed out again to requests that fit;
  * each list holds at most CACHE_BYTES (and at least one block), blocks up
  * to 2^CACHE_MAX_SHIFT bytes. The lists are reached through one pointer
- * of thread-local storage. */
+ * of thread-local storage, and go back to mallocng when their thread
+ * ends. */
 #include <malloc.h>
+#include <pthread.h>
 #define CACHE_MIN_SHIFT 4
 #define CACHE_MAX_SHIFT 22
 #define CACHE_CLASSES (CACHE_MAX_SHIFT - CACHE_MIN_SHIFT + 1)
@@ -97,13 +99,38 @@ struct thread_cache {
 	unsigned count[CACHE_CLASSES];
 };
 static __thread struct thread_cache *tcache;
+static pthread_key_t cache_key;
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+
+/* A thread that ends gives its blocks back. */
+static void cache_release(void *v)
+{
+	struct thread_cache *tc = v;
+
+	for (int c = 0; c < CACHE_CLASSES; c++)
+		while (tc->head[c]) {
+			void *p = tc->head[c];
+			tc->head[c] = *(void **)p;
+			__libc_free(p);
+		}
+	tcache = NULL;
+	__libc_free(tc);
+}
+
+static void cache_key_make(void)
+{
+	pthread_key_create(&cache_key, cache_release);
+}
 
 static struct thread_cache *my_cache(void)
 {
 	if (!tcache) {
 		tcache = __libc_malloc_impl(sizeof(*tcache));
-		if (tcache)
-			memset(tcache, 0, sizeof(*tcache));
+		if (!tcache)
+			return NULL;
+		memset(tcache, 0, sizeof(*tcache));
+		pthread_once(&cache_once, cache_key_make);
+		pthread_setspecific(cache_key, tcache);
 	}
 	return tcache;
 }
