@@ -16,7 +16,9 @@
  * and realloc() grows the newest block in place, which covers a growing
  * buffer and short-lived temporaries; any other freed block stays used
  * until exit. One compare-and-swap on the arena's top makes it safe for
- * threads.
+ * threads; still, the arena closes when mini-git starts its first thread
+ * (thread_start): it is for start-up, and blocks cut for two threads side
+ * by side would share cache lines.
  *
  * Off in sanitizer builds (ASan brings its own allocator) and in glibc
  * static builds (libc.a's malloc cannot be linked beside another). The
@@ -187,6 +189,7 @@ static void cache_free(void *p)
 
 static unsigned char arena[ARENA_SIZE] __attribute__((aligned(64)));
 static size_t arena_top;
+static int arena_closed;
 
 static size_t round16(size_t n)
 {
@@ -220,12 +223,20 @@ static void *arena_alloc(size_t n)
 	return arena + top + HDR;
 }
 
-/* Moves the top from the end of block p to new_end, if p is the newest. */
+/* Moves the top from the end of block p to new_end, if p is the newest
+ * and the arena still open. */
 static int arena_move_end(void *p, size_t new_end)
 {
 	size_t end = (size_t)((unsigned char *)p - arena) + *header(p);
-	return __atomic_compare_exchange_n(&arena_top, &end, new_end, 0,
+	return !__atomic_load_n(&arena_closed, __ATOMIC_RELAXED) &&
+	       __atomic_compare_exchange_n(&arena_top, &end, new_end, 0,
 					   __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+void malloc_arena_close(void)
+{
+	__atomic_store_n(&arena_closed, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&arena_top, ARENA_SIZE, __ATOMIC_RELAXED);
 }
 
 void *malloc(size_t n)
@@ -300,6 +311,10 @@ int malloc_arena_enabled(void)
 	return 1;
 }
 #else
+void malloc_arena_close(void)
+{
+}
+
 int malloc_arena_contains(const void *p)
 {
 	(void)p;

@@ -2,6 +2,7 @@
  * and coarse (a delta tree, a slice of a pack), so one lock is enough. */
 #include "lib/util.h"
 #include "lib/thread-pool.h"
+#include "lib/malloc-arena.h"
 #include <pthread.h>
 
 struct task {
@@ -86,8 +87,11 @@ static void *worker_main(void *v)
 int thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
 {
 	pthread_attr_t attr;
-	int err = pthread_attr_init(&attr);
+	int err;
 
+	if (malloc_arena_close)
+		malloc_arena_close();
+	err = pthread_attr_init(&attr);
 	if (err)
 		return err;
 	err = pthread_attr_setstacksize(&attr, 8u << 20);

@@ -5,8 +5,10 @@
  * the same bytes. Prints TAP. */
 #include "tests/unit/tap.h"
 #include "lib/malloc-arena.h"
+#include "lib/thread-pool.h"
 
 #include <pthread.h>
+#include <sys/wait.h>
 
 #define THREADS 4
 #define ROUNDS 20000
@@ -62,6 +64,11 @@ static void *hammer(void *arg)
 		free(live[k]);
 	}
 	return (void *)(uintptr_t)bad;
+}
+
+static void *idle(void *arg)
+{
+	return arg;
 }
 
 int main(void)
@@ -168,6 +175,25 @@ int main(void)
 		p = malloc(1000);
 		check(malloc_arena_contains(p), "freeing them newest first gives the arena back");
 		free(p);
+	}
+
+	/* Once mini-git starts a thread of its own, the arena is closed: in a
+	 * child, so the threads below still share the open arena. */
+	{
+		pid_t pid = fork();
+		int status = -1;
+		if (!pid) {
+			p = malloc(40);
+			ok = malloc_arena_contains(p);
+			free(p);
+			if (thread_start(&th[0], idle, NULL) || pthread_join(th[0], NULL))
+				_exit(2);
+			p = malloc(40);
+			_exit(ok && !malloc_arena_contains(p) ? 0 : 1);
+		}
+		waitpid(pid, &status, 0);
+		check(pid > 0 && WIFEXITED(status) && !WEXITSTATUS(status),
+		      "thread_start() closes the arena");
 	}
 
 	for (int t = 0; t < THREADS; t++)
