@@ -14,18 +14,27 @@
 #include <string.h>
 #include <zlib.h>
 
+/* A stream from in[0..avail) into out[0..room); 0 if zlib refuses. */
+static inline int zlib_start(z_stream *z, const unsigned char *in, size_t avail,
+			     unsigned char *out, size_t room)
+{
+	memset(z, 0, sizeof(*z));
+	if (inflateInit(z) != Z_OK)
+		return 0;
+	z->next_in = (unsigned char *)in;
+	z->avail_in = (uInt)avail;
+	z->next_out = out;
+	z->avail_out = (uInt)room;
+	return 1;
+}
+
 static inline int zlib_inflate(const unsigned char *in, size_t avail, unsigned char *out,
 			       size_t size, size_t *consumed)
 {
 	z_stream z;
 	int ok;
-	memset(&z, 0, sizeof(z));
-	if (inflateInit(&z) != Z_OK)
+	if (!zlib_start(&z, in, avail, out, size + 1))
 		return 0;
-	z.next_in = (unsigned char *)in;
-	z.avail_in = (uInt)avail;
-	z.next_out = out;
-	z.avail_out = (uInt)size + 1;
 	ok = inflate(&z, Z_FINISH) == Z_STREAM_END && z.total_out == size;
 	if (consumed)
 		*consumed = z.total_in;
@@ -37,13 +46,8 @@ static inline size_t zlib_head(const unsigned char *in, size_t avail, unsigned c
 {
 	z_stream z;
 	size_t got;
-	memset(&z, 0, sizeof(z));
-	if (inflateInit(&z) != Z_OK)
+	if (!zlib_start(&z, in, avail, out, n))
 		return 0;
-	z.next_in = (unsigned char *)in;
-	z.avail_in = (uInt)avail;
-	z.next_out = out;
-	z.avail_out = (uInt)n;
 	while (z.avail_out && inflate(&z, Z_SYNC_FLUSH) == Z_OK)
 		;
 	got = n - z.avail_out;
