@@ -525,6 +525,8 @@ static int scan_dir(const char *objdir, int xx, const char *hex, size_t len,
  * xx/ costs one failed open; after LOOSE_MISSES of those, objects/ itself
  * is listed once (4 calls) and absent xx/ dirs cost nothing more: the
  * usual rent-or-buy rule, at most twice the cost of knowing in advance.
+ * A caller that knows in advance says so (loose_cache_expect): asked
+ * about more dirs than LOOSE_MISSES, objects/ is listed at the first.
  * Cleared by loose_cache_clear() (the object store's reprepare), and a
  * directory is forgotten when we write into it.
  */
@@ -541,6 +543,12 @@ struct loose_cache {
 	uint32_t nr[256];
 };
 static struct loose_cache *caches;
+static size_t expected_dirs;
+
+void loose_cache_expect(size_t dirs)
+{
+	expected_dirs = dirs;
+}
 
 static struct loose_cache *cache_for(const char *objdir)
 {
@@ -580,7 +588,7 @@ static void cache_fill(struct loose_cache *c, int xx)
 	struct strbuf path = STRBUF_INIT;
 
 	c->listed[xx] = 1;
-	if (!c->top && c->misses >= LOOSE_MISSES)
+	if (!c->top && (c->misses >= LOOSE_MISSES || expected_dirs > LOOSE_MISSES))
 		list_top(c);
 	if (c->top == 1 && !c->has_dir[xx])
 		return;

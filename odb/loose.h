@@ -38,6 +38,8 @@ int loose_for_each(const char *objdir, odb_oid_cb cb, void *data);
  * Each objects/xx/ is listed once per process and kept (see loose.c). */
 int loose_for_each_prefix(const char *objdir, const char *hex, size_t len,
 			  odb_oid_cb cb, void *data);
+/* The next prefix questions will be about this many objects/xx/ dirs. */
+void loose_cache_expect(size_t dirs);
 /* Forget the listings kept by loose_for_each_prefix. */
 void loose_cache_clear(void);
 

@@ -909,6 +909,15 @@ int odb_unique_abbrev_len(const struct object_id *oid, int min_len)
 	return as.len > HEX_SZ ? HEX_SZ : as.len;
 }
 
+void odb_abbrev_expect(const struct object_id *oid)
+{
+	static unsigned char seen[256];
+	static size_t dirs;
+
+	if (!seen[oid->hash[0]]++)
+		loose_cache_expect(++dirs);
+}
+
 const char *odb_abbrev(const struct object_id *oid, int min_len)
 {
 	static char bufs[4][HEX_SZ + 1];

@@ -85,6 +85,10 @@ int odb_for_each_prefix_match(const char *hex, size_t len, odb_oid_cb cb, void *
  * it for --abbrev / --short (core.abbrev "auto" scales with object count:
  * pass min_len 0 for git's default). */
 int odb_unique_abbrev_len(const struct object_id *oid, int min_len);
+/* An abbreviation of oid will be asked for: callers that know a batch in
+ * advance say so first, and the object store chooses how to look for the
+ * loose objects that share their prefixes. */
+void odb_abbrev_expect(const struct object_id *oid);
 /* oid_to_hex cut at that length (rotating static buffers, like oid_to_hex). */
 const char *odb_abbrev(const struct object_id *oid, int min_len);
 

@@ -92,6 +92,7 @@ struct ref_format {
 	size_t nr, alloc;
 	int use_color;
 	int needs_obj;
+	int abbrevs;        /* %(objectname:short) */
 	int quote;
 };
 
@@ -358,6 +359,8 @@ struct ref_format *ref_format_parse(const char *fmt, int use_color)
 		parse_atom(&t->atom, open + 2, close - open - 2, use_color);
 		if (t->atom.needs_obj)
 			f->needs_obj = 1;
+		if (t->atom.id == A_OBJECTNAME && t->atom.shorten && !t->atom.deref)
+			f->abbrevs = 1;
 		if (t->atom.id == A_COLOR && !use_color) {
 			atom_release(&t->atom);
 			f->nr--; /* no colour: the atom prints nothing */
@@ -1279,6 +1282,8 @@ int ref_filter_use_color(const char *when, const char *config_key)
 void ref_array_print(struct ref_array *a, size_t n, struct ref_format *f, int skip_empty)
 {
 	struct strbuf out = STRBUF_INIT;
+	for (size_t i = 0; f->abbrevs && i < n && i < a->nr; i++)
+		odb_abbrev_expect(&a->items[i]->oid);
 	for (size_t i = 0; i < n && i < a->nr; i++) {
 		strbuf_reset(&out);
 		ref_format_item(&out, a->items[i], f);

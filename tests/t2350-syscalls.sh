@@ -113,14 +113,23 @@ test_expect_success 'setup: the same, packed, with tags' '
 	test -z "$(find .git/objects -name "??" -type d)"
 '
 
-test_expect_success 'packed: at most four absent objects/xx probed, objects/ listed once' '
+test_expect_success 'packed: twelve ids to abbreviate list objects/ once and probe no objects/xx' '
 	cd packed &&
 	compare_git branch -v &&
+	compare_git for-each-ref --format="%(objectname:short) %(refname)" refs/heads &&
 	trace t.out branch -v &&
-	at_most 4 "openat\(.*objects/[0-9a-f]{2}\", .*ENOENT" t.out &&
+	! grep -E "openat\(.*objects/[0-9a-f]{2}\", " t.out &&
 	at_most 1 "openat\(.*objects\", " t.out &&
 	at_most 1 "openat\(.*objects/pack\", " t.out &&
 	! grep -E "fstat\(.*objects/pack>" t.out
+'
+
+test_expect_success 'packed: one id to abbreviate probes its objects/xx, lists no objects/' '
+	cd packed &&
+	compare_git branch -v --list b1 &&
+	trace t.out branch -v --list b1 &&
+	test "$(count "openat\(.*objects/[0-9a-f]{2}\", .*ENOENT" t.out)" = 1 &&
+	! grep -E "openat\(.*objects\", " t.out
 '
 
 test_expect_success 'no getcwd() beyond discovery when reading objects' '
