@@ -1,5 +1,5 @@
 # The only build file. Targets: all (default), test, perf, fuzz, install, clean.
-# Variants: STATIC=1 (fully static, with musl), SANITIZE=1 (ASan+UBSan), DEBUG=1 (-g),
+# Variants: STATIC=1 (fully static, with musl), MUSL=1 (dynamic, with musl), SANITIZE=1 (ASan+UBSan), DEBUG=1 (-g),
 # ZLIB_SHARED=1 (link libz.so instead of libz.a).
 # Each variant builds in its own directory under .build/, and ./mini-git is
 # the binary of the variant built last.
@@ -14,23 +14,32 @@ CFLAGS_BASE = -std=gnu11 -O2 -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
 LDFLAGS_BASE = -Wl,-O1 -Wl,--as-needed -Wl,--hash-style=gnu
 
 VARIANT = default
+# STATIC=1 links statically, and so with musl (glibc's static start-up is
+# fourteen system calls); MUSL=1 alone links musl dynamically.
 ifeq ($(STATIC),1)
-VARIANT = static
-# The static build uses musl: its start-up is three system calls where
-# glibc's static start-up is fourteen, the binary is 540 KB where glibc's
-# was 1.4 MB, and its user and host look-ups need no NSS modules at run
-# time. zlib is
-# the host's libz.a, which asks the C library only for memory and string
-# functions; its two headers are copied beside the build.
+MUSL = 1
+endif
+ifeq ($(MUSL),1)
+VARIANT = $(if $(filter 1,$(STATIC)),static,musl)
+# musl starts a static program in three system calls and a dynamic one in
+# seven (its loader is its libc: no library to look up and map), where
+# glibc takes fourteen and twenty-eight; a static binary is 540 KB where
+# glibc's was 1.4 MB, and its user and host look-ups need no NSS modules at
+# run time. zlib is the host's libz.a, which asks the C library only for
+# memory and string functions; its two headers are copied beside the
+# build.
 HOST_CC := $(CC)
 MUSL_GCC ?= musl-gcc
 CC = $(MUSL_GCC)
-CFLAGS_BASE += -DMINI_GIT_STATIC -isystem .build/static/zlib-include
+CFLAGS_BASE += -DMINI_GIT_MUSL -isystem .build/$(VARIANT)/zlib-include
+ifeq ($(STATIC),1)
+CFLAGS_BASE += -DMINI_GIT_STATIC
 LDFLAGS_BASE += -static
+endif
 ZLIB = $(shell $(HOST_CC) -print-file-name=libz.a)
 ZLIB_H = $(shell printf '\043include <zlib.h>\n' | $(HOST_CC) -E -x c - 2>/dev/null | \
 	sed -n 's|^\# [0-9]* "\(/[^"]*/zlib\.h\)".*|\1|p' | head -n 1)
-ZLIB_INCLUDE = .build/static/zlib-include/zlib.h
+ZLIB_INCLUDE = .build/$(VARIANT)/zlib-include/zlib.h
 else
 # libz.a by default: every shared library costs ~8 system calls at start-up.
 ifeq ($(ZLIB_SHARED),1)
@@ -95,7 +104,7 @@ $(B)/%.o: %.c | $(B)/builtins.h $(ZLIB_INCLUDE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
 
-ifeq ($(STATIC),1)
+ifeq ($(MUSL),1)
 $(ZLIB_INCLUDE):
 	@test -n "$(ZLIB_H)" || { echo "zlib.h not found (zlib1g-dev)" >&2; exit 1; }
 	@command -v $(MUSL_GCC) >/dev/null || { echo "$(MUSL_GCC) not found (musl-tools)" >&2; exit 1; }
@@ -123,7 +132,7 @@ $(B)/libmini.a: $(LIB_OBJ)
 # at that path, and tools that read ldd's "libc.so.6 => ..." lines no
 # longer see libc as libc.
 ifeq ($(LIBC_BY_PATH),1)
-ifeq ($(STATIC)$(SANITIZE),)
+ifeq ($(MUSL)$(SANITIZE),)
 LIBC_PATH := $(shell realpath -q "$$($(CC) -print-file-name=libc.so.6)")
 endif
 endif
@@ -151,10 +160,11 @@ mini-git: $(B)/mini-git FORCE
 	@cmp -s $< $@ || { cp $< $@+ && mv -f $@+ $@; }
 
 # The HTTP helper: the only program that links libcurl. libcurl is not
-# linked statically, so the static build's helper is the default build's.
-ifeq ($(STATIC),1)
+# linked statically, so the static build's helper is the default build's;
+# so is the musl build's (the system's libcurl is linked with glibc).
+ifeq ($(MUSL),1)
 mini-git-remote-http: FORCE
-	$(MAKE) STATIC= mini-git-remote-http
+	$(MAKE) STATIC= MUSL= mini-git-remote-http
 else ifneq ($(HELPER_SRC),)
 $(B)/mini-git-remote-http: $(HELPER_OBJ) $(B)/libmini.a
 	$(CC) -o $@ $(HELPER_OBJ) $(B)/libmini.a $(filter-out -static,$(LDFLAGS_ALL)) -lcurl $(ZLIB)

@@ -22,8 +22,8 @@
  *
  * Off in sanitizer builds (ASan brings its own allocator) and in glibc
  * static builds (libc.a's malloc cannot be linked beside another). The
- * static build uses musl, whose allocator is reachable by its internal
- * names. Only mini-git and the unit tests link this file: the HTTP helper
+ * musl builds reach musl's allocator by its internal names when linked
+ * statically, as the next definitions of malloc when linked dynamically. Only mini-git and the unit tests link this file: the HTTP helper
  * keeps its libraries on the C library's allocator alone. */
 #include "lib/malloc-arena.h"
 
@@ -56,22 +56,66 @@ static void *libc_calloc(size_t n)
 	return __libc_calloc(1, n);
 }
 #endif
-#elif defined(MINI_GIT_STATIC)
-/* musl, linked statically: mallocng's entry points, behind a cache per
- * thread (below). */
+#elif defined(MINI_GIT_MUSL)
+/* musl: mallocng, behind a cache per thread (below). Linked statically,
+ * its entry points are reached by their internal names; linked
+ * dynamically, libc.so exports only the public ones, which are the next
+ * definitions after this file's. */
 #define ARENA_ON 1
 #define THREAD_CACHE 1
+#ifdef MINI_GIT_STATIC
 extern void *__libc_malloc_impl(size_t n);
 extern void *__libc_realloc(void *p, size_t n);
 extern void __libc_free(void *p);
-#define libc_realloc __libc_realloc
+#define musl_malloc __libc_malloc_impl
+#define musl_realloc __libc_realloc
+#define musl_free __libc_free
+#else
+#include <dlfcn.h>
+static void *(*next_malloc)(size_t);
+static void *(*next_realloc)(void *, size_t);
+static void (*next_free)(void *);
+
+/* Looked up at the first call, before any thread starts; dlsym()
+ * allocates nothing. */
+static void find_next(void)
+{
+	next_malloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "malloc");
+	next_realloc = (void *(*)(void *, size_t))dlsym(RTLD_NEXT, "realloc");
+	next_free = (void (*)(void *))dlsym(RTLD_NEXT, "free");
+	if (!next_malloc || !next_realloc || !next_free)
+		__builtin_trap();
+}
+
+static void *musl_malloc(size_t n)
+{
+	if (!next_malloc)
+		find_next();
+	return next_malloc(n);
+}
+
+static void *musl_realloc(void *p, size_t n)
+{
+	if (!next_realloc)
+		find_next();
+	return next_realloc(p, n);
+}
+
+static void musl_free(void *p)
+{
+	if (!next_free)
+		find_next();
+	next_free(p);
+}
+#endif
+#define libc_realloc musl_realloc
 static void *cache_malloc(size_t n);
 static void cache_free(void *p);
 #define libc_malloc cache_malloc
 #define libc_free cache_free
 static void *libc_calloc(size_t n)
 {
-	void *p = __libc_malloc_impl(n);
+	void *p = musl_malloc(n);
 	return p ? memset(p, 0, n) : NULL;
 }
 #else
@@ -113,10 +157,10 @@ static void cache_release(void *v)
 		while (tc->head[c]) {
 			void *p = tc->head[c];
 			tc->head[c] = *(void **)p;
-			__libc_free(p);
+			musl_free(p);
 		}
 	tcache = NULL;
-	__libc_free(tc);
+	musl_free(tc);
 }
 
 static void cache_key_make(void)
@@ -127,7 +171,7 @@ static void cache_key_make(void)
 static struct thread_cache *my_cache(void)
 {
 	if (!tcache) {
-		tcache = __libc_malloc_impl(sizeof(*tcache));
+		tcache = musl_malloc(sizeof(*tcache));
 		if (!tcache)
 			return NULL;
 		memset(tcache, 0, sizeof(*tcache));
@@ -158,7 +202,7 @@ static void *cache_malloc(size_t n)
 	}
 	/* Ask for the whole class, so the block can serve any request of it
 	 * when it comes back. */
-	return __libc_malloc_impl(c < CACHE_CLASSES ? (size_t)1 << (c + CACHE_MIN_SHIFT) : n);
+	return musl_malloc(c < CACHE_CLASSES ? (size_t)1 << (c + CACHE_MIN_SHIFT) : n);
 }
 
 static void cache_free(void *p)
@@ -178,7 +222,7 @@ static void cache_free(void *p)
 		tc->count[c]++;
 		return;
 	}
-	__libc_free(p);
+	musl_free(p);
 }
 #endif
 
