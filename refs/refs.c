@@ -5,6 +5,7 @@
 #include "refs/refs-internal.h"
 #include "lib/repo.h"
 #include "lib/dir-read.h"
+#include "lib/fd-batch.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -52,6 +53,8 @@ static int read_small(const char *path, struct strbuf *sb)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
+	if (fd < 0 && errno == EMFILE && fd_batch_flush())
+		fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	strbuf_grow(sb, 256);
@@ -69,7 +72,7 @@ static int read_small(const char *path, struct strbuf *sb)
 		errno = e;
 		return -1;
 	}
-	close(fd);
+	fd_close_batched(fd);
 	return 0;
 }
 
@@ -359,10 +362,14 @@ static void scan_dir(struct loose_list *l, struct strbuf *dir)
 {
 	struct strbuf path = STRBUF_INIT;
 	struct scan sc = { l, dir, dir->len };
+	struct fd_batch fb;
 
+	/* Each ref read is open, read and close: the closes are batched. */
+	fd_batch_begin(&fb);
 	common_path_buf(&path, "%s", dir->buf);
 	dir_read(path.buf, scan_entry, &sc);
 	strbuf_release(&path);
+	fd_batch_end(&fb);
 	strbuf_setlen(dir, sc.base);
 }
 

@@ -93,6 +93,23 @@ test_expect_success 'branch -v opens each loose commit once' '
 	at_most 13 "openat\(.*objects/[0-9a-f]{2}/[0-9a-f]{38}\"" t.out
 '
 
+test_expect_success 'loose refs: read in open and read, closed in batches' '
+	cd many &&
+	compare_git branch &&
+	compare_git show-ref &&
+	trace t.out show-ref &&
+	test "$(count "openat\(.*refs/heads/b[0-9]+\", O_RDONLY" t.out)" = 12 &&
+	! grep -E "^[0-9]+ +close\(-?[0-9]+<.*/refs/heads/b" t.out &&
+	grep -E "^[0-9]+ +close_range\(" t.out
+'
+
+test_expect_success 'loose refs: 200 of them under a limit of 20 descriptors' '
+	cd many &&
+	for i in $(seq 1 200); do echo "$(git rev-parse HEAD)" >.git/refs/tags/l$i || return 1; done &&
+	(ulimit -n 20 && compare_git show-ref --tags && compare_git for-each-ref refs/tags) &&
+	rm -f .git/refs/tags/l*
+'
+
 test_expect_success 'X~N with a commit-graph: parents come from the graph, as in git' '
 	git clone -q --no-local many graph && cd graph &&
 	git repack -q -d && git prune-packed &&
