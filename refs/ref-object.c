@@ -3,7 +3,7 @@
 #include "refs/ref-object.h"
 #include "odb/object.h"
 #include "odb/commit-walk.h"
-#include <time.h>
+#include "lib/date.h"
 
 /*
  * Objects read for listings, by id: refs that name the same object (a
@@ -128,43 +128,10 @@ static int load_peeled(struct ref_item *it)
 
 void format_date(struct strbuf *out, uint64_t t, int tz, const char *mode)
 {
-	static const char *const days[] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
-	static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
-					      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
-	int off = (tz / 100) * 3600 + (tz % 100) * 60;
-	time_t local = (time_t)t + off;
-	struct tm tm;
-	char sign = tz < 0 ? '-' : '+';
-	int atz = tz < 0 ? -tz : tz;
-	if (mode && !strcmp(mode, "unix")) {
-		strbuf_addf(out, "%llu", (unsigned long long)t);
-		return;
-	}
-	if (mode && !strcmp(mode, "raw")) {
-		strbuf_addf(out, "%llu %c%04d", (unsigned long long)t, sign, atz);
-		return;
-	}
-	gmtime_r(&local, &tm);
-	if (mode && !strcmp(mode, "short"))
-		strbuf_addf(out, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
-	else if (mode && (!strcmp(mode, "iso") || !strcmp(mode, "iso8601")))
-		strbuf_addf(out, "%04d-%02d-%02d %02d:%02d:%02d %c%04d", tm.tm_year + 1900,
-			    tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, sign, atz);
-	else if (mode && (!strcmp(mode, "iso-strict") || !strcmp(mode, "iso8601-strict"))) {
-		strbuf_addf(out, "%04d-%02d-%02dT%02d:%02d:%02d", tm.tm_year + 1900,
-			    tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
-		if (!tz)
-			strbuf_addch(out, 'Z');
-		else
-			strbuf_addf(out, "%c%02d:%02d", sign, atz / 100, atz % 100);
-	} else if (mode && (!strcmp(mode, "rfc") || !strcmp(mode, "rfc2822")))
-		strbuf_addf(out, "%s, %d %s %d %02d:%02d:%02d %c%04d", days[tm.tm_wday], tm.tm_mday,
-			    months[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec,
-			    sign, atz);
-	else
-		strbuf_addf(out, "%s %s %d %02d:%02d:%02d %d %c%04d", days[tm.tm_wday],
-			    months[tm.tm_mon], tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-			    tm.tm_year + 1900, sign, atz);
+	struct date_mode m;
+
+	date_mode_parse(mode ? mode : "default", &m);
+	date_format(out, t, tz, &m);
 }
 
 /* The header line "key ..." of a commit or tag buffer. */

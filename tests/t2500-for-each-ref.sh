@@ -59,6 +59,38 @@ test_expect_success 'colour: color.ui, TERM and a pager git started' '
 	 compare_git -c color.ui=auto for-each-ref "$f" && TERM=dumb compare_git for-each-ref "$f")
 '
 
+test_expect_success 'setup: commits in four zones, -0001 among them' '
+	git init -q dates && cd dates &&
+	for z in +0000 -0130 +0530 -0001; do
+		GIT_COMMITTER_DATE="1000000000 $z" GIT_AUTHOR_DATE="999990000 $z" \
+			git commit -q --allow-empty -m "z$z" && git branch "z$z" || return 1
+	done
+'
+
+for f in default relative human local short iso iso8601 iso-strict iso8601-strict rfc rfc2822 raw \
+	unix default-local iso-local iso-strict-local rfc-local short-local raw-local unix-local \
+	human-local relative-local "format:%Y-%m-%d %H:%M:%S %z|%Z|%%|%a %b" "format-local:%H %z %Z" \
+	"format:" auto:iso bogus format formatx iso-localx "" relative-
+do
+	test_expect_success "date format '$f', in two zones" '
+		cd dates && set -f &&
+		compare_git for-each-ref --format="%(refname:short) %(committerdate:$f) %(authordate:$f)" &&
+		TZ=Asia/Kolkata compare_git for-each-ref --format="%(committerdate:$f)"
+	'
+done
+
+test_expect_success 'relative and human dates across their boundaries (GIT_TEST_DATE_NOW)' '
+	cd dates &&
+	for d in 0 1 89 90 91 5369 5370 5371 5400 128999 129600 131400 1166399 1166400 \
+		1209599 1209600 5999999 6048000 31449600 31535999 31536000 31622400 \
+		94608000 157679999 157680000 157766400 315360000 -1 -100000; do
+		now=$((1000000000 + d)) &&
+		GIT_TEST_DATE_NOW=$now compare_git for-each-ref \
+			--format="%(committerdate:relative)|%(committerdate:human)|%(authordate:human)" ||
+		return 1
+	done
+'
+
 test_expect_success 'loose over packed, unsorted packed-refs, broken refs' '
 	cd r &&
 	git rev-parse one >.git/refs/heads/side &&
