@@ -147,6 +147,12 @@ done:
 	strbuf_setlen(val, trim);
 }
 
+/* Where the variable being handed to a callback was read: collect()
+ * keeps it for config_die_bad_variable(). */
+static struct {
+	int line;
+} parse_at;
+
 int config_parse_buf(const char *buf, size_t len, const char *name, config_fn fn, void *data)
 {
 	struct parser ps = { buf, buf + len, name, 1, 0, STRBUF_INIT };
@@ -161,6 +167,7 @@ int config_parse_buf(const char *buf, size_t len, const char *name, config_fn fn
 		size_t base;
 		if (ps.eof)
 			break;
+		parse_at.line = ps.line;
 		if (c == '\n' || isspace(c))
 			continue;
 		if (c == '#' || c == ';') {
@@ -223,12 +230,16 @@ int config_parse_file(const char *path, config_fn fn, void *data)
 
 struct kv {
 	char *key, *value; /* value NULL: implicit true */
+	const char *file;  /* NULL: the command line (-c) */
+	int line;
 };
 
 struct scope_cache {
 	int loaded;
 	struct kv *items;
 	size_t nr, alloc;
+	char **files;      /* the names items point to */
+	size_t files_nr, files_alloc;
 };
 
 static struct scope_cache caches[3]; /* system, global, repo */
@@ -240,8 +251,18 @@ static int collect(const char *key, const char *value, void *data)
 	ALLOC_GROW(c->items, c->nr + 1, c->alloc);
 	c->items[c->nr].key = xstrdup(key);
 	c->items[c->nr].value = value ? xstrdup(value) : NULL;
+	c->items[c->nr].file = c->files ? c->files[c->files_nr - 1] : NULL;
+	c->items[c->nr].line = parse_at.line;
 	c->nr++;
 	return 0;
+}
+
+/* collect() for the files of a scope: each file's name is kept once. */
+static void parse_into(struct scope_cache *c, const char *path)
+{
+	ALLOC_GROW(c->files, c->files_nr + 1, c->files_alloc);
+	c->files[c->files_nr++] = xstrdup(path);
+	config_parse_file(path, collect, c);
 }
 
 static void load_global(struct scope_cache *c)
@@ -249,23 +270,23 @@ static void load_global(struct scope_cache *c)
 	const char *env = getenv("GIT_CONFIG_GLOBAL"), *home, *xdg;
 	if (env) {
 		if (*env)
-			config_parse_file(env, collect, c);
+			parse_into(c, env);
 		return;
 	}
 	home = getenv("HOME");
 	xdg = getenv("XDG_CONFIG_HOME");
 	if (xdg && *xdg) {
 		char *p = xstrfmt("%s/git/config", xdg);
-		config_parse_file(p, collect, c);
+		parse_into(c, p);
 		free(p);
 	} else if (home) {
 		char *p = xstrfmt("%s/.config/git/config", home);
-		config_parse_file(p, collect, c);
+		parse_into(c, p);
 		free(p);
 	}
 	if (home) {
 		char *p = xstrfmt("%s/.gitconfig", home);
-		config_parse_file(p, collect, c);
+		parse_into(c, p);
 		free(p);
 	}
 }
@@ -279,11 +300,11 @@ static struct scope_cache *scope(int i)
 	if (i == 0) {
 		const char *sys = getenv("GIT_CONFIG_SYSTEM");
 		if (!env_bool("GIT_CONFIG_NOSYSTEM", 0))
-			config_parse_file(sys ? sys : "/etc/gitconfig", collect, c);
+			parse_into(c, sys ? sys : "/etc/gitconfig");
 	} else if (i == 1) {
 		load_global(c);
 	} else if (repo_found) {
-		config_parse_file(common_path("config"), collect, c);
+		parse_into(c, common_path("config"));
 	} else {
 		c->loaded = 0; /* try again once a repository is set up */
 	}
@@ -328,23 +349,39 @@ static struct scope_cache *param_scope(void)
 	return &param_cache;
 }
 
+/* The variable config_for_each() is handing to its callback. */
+static const struct kv *current;
+
+static int each_item(struct scope_cache *c, config_fn fn, void *data)
+{
+	for (size_t j = 0; j < c->nr; j++) {
+		int r;
+		current = &c->items[j];
+		r = fn(c->items[j].key, c->items[j].value, data);
+		current = NULL;
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+
 void config_for_each(unsigned scopes, config_fn fn, void *data)
 {
-	for (int i = 0; i < 3; i++) {
-		struct scope_cache *c;
-		if (!(scopes & (1u << i)))
-			continue;
-		c = scope(i);
-		for (size_t j = 0; j < c->nr; j++)
-			if (fn(c->items[j].key, c->items[j].value, data) < 0)
-				return;
-	}
-	if (params.len) {
-		struct scope_cache *c = param_scope();
-		for (size_t j = 0; j < c->nr; j++)
-			if (fn(c->items[j].key, c->items[j].value, data) < 0)
-				return;
-	}
+	for (int i = 0; i < 3; i++)
+		if ((scopes & (1u << i)) && each_item(scope(i), fn, data) < 0)
+			return;
+	if (params.len)
+		each_item(param_scope(), fn, data);
+}
+
+void config_die_bad_variable(void)
+{
+	if (!current)
+		BUG("config_die_bad_variable() outside config_for_each()");
+	if (!current->file)
+		die("unable to parse '%s' from command-line config", current->key);
+	die("bad config variable '%s' in file '%s' at line %d", current->key, current->file,
+	    current->line);
 }
 
 static int find_last(struct scope_cache *c, const char *key, const char **value)
@@ -477,7 +514,10 @@ void config_invalidate(void)
 			free(caches[i].items[j].key);
 			free(caches[i].items[j].value);
 		}
+		for (size_t j = 0; j < caches[i].files_nr; j++)
+			free(caches[i].files[j]);
 		caches[i].nr = 0;
+		caches[i].files_nr = 0;
 		caches[i].loaded = 0;
 	}
 }

@@ -22,6 +22,11 @@ enum config_scope { CONFIG_SYSTEM = 1, CONFIG_GLOBAL = 2, CONFIG_REPO = 4, CONFI
 /* Calls fn for every variable of the given scopes (repo only after setup). */
 void config_for_each(unsigned scopes, config_fn fn, void *data);
 
+/* From a config_for_each() callback: dies with git's message naming
+ * where the variable being handled was set ("bad config variable 'k' in
+ * file 'f' at line n", or "... from command-line config"). */
+NORETURN void config_die_bad_variable(void);
+
 /* Last value of key over all scopes. Returns 1 if found (*value may be NULL
  * for implicit true), 0 if not. key in canonical form (see above). */
 int config_get(const char *key, const char **value);
