@@ -4,6 +4,7 @@
  * --contains, --merged, --points-at and object sort keys or atoms. */
 #include "builtin/builtin.h"
 #include "lib/config.h"
+#include "lib/column.h"
 #include "lib/repo.h"
 #include "refs/ref-filter.h"
 #include "refs/ref-object.h"
@@ -34,6 +35,20 @@ static const char *const default_colors[C_NR] = {
 	"", "\033[31m", "\033[m", "", "\033[32m", "\033[34m", "\033[36m"
 };
 static int use_color;
+static unsigned colopts;   /* column.ui, column.branch, --column */
+
+static int column_config_cb(const char *key, const char *value, void *data)
+{
+	(void)data;
+	column_config(key, value, "branch", &colopts);
+	return 0;
+}
+
+static int opt_column(const struct option *o, const char *arg, int unset)
+{
+	(void)o;
+	return column_option(&colopts, arg, unset);
+}
 
 static const char *color(enum color_slot s)
 {
@@ -276,7 +291,16 @@ static int list_branches(struct ref_filter *filter, const struct ref_sort_keys *
 	rf = ref_format_parse(format, use_color);
 	if (!rf)
 		die("unable to parse format string");
-	ref_array_print(&a, a.nr, rf, fmt != NULL);
+	if (column_active(colopts)) {
+		size_t n;
+		char **lines = ref_array_lines(&a, rf, fmt != NULL, &n);
+		column_print((const char *const *)lines, n, colopts);
+		for (size_t i = 0; i < n; i++)
+			free(lines[i]);
+		free(lines);
+	} else {
+		ref_array_print(&a, a.nr, rf, fmt != NULL);
+	}
 	ref_array_clear(&a);
 	ref_format_free(rf);
 	ref_sorting_free(sorting);
@@ -1048,7 +1072,7 @@ int cmd_branch(int argc, const char **argv)
 	int show_current = 0, unset_upstream = 0, create_reflog = 0, icase = 0, edit_desc = 0;
 	int recurse = 0, noncreate;
 	unsigned kind = FILTER_REFS_BRANCHES;
-	const char *new_upstream = NULL, *format = NULL, *column = NULL, *color_when = NULL;
+	const char *new_upstream = NULL, *format = NULL, *color_when = NULL;
 	const char *head;
 	static struct ref_filter filter;
 	static struct ref_sort_keys keys;
@@ -1084,7 +1108,8 @@ int cmd_branch(int argc, const char **argv)
 		OPT_BOOL_F('f', "force", &force, "force creation, move/rename, deletion", 0),
 		OPT_REF_COMMIT("merged", &filter, "print only branches that are merged"),
 		OPT_REF_COMMIT("no-merged", &filter, "print only branches that are not merged"),
-		OPT_STRING_F(0, "column", &column, "style", "list branches in columns", PARSE_OPT_OPTARG),
+		OPT_CALLBACK_F(0, "column", NULL, "style", "list branches in columns", PARSE_OPT_OPTARG,
+			       opt_column),
 		OPT_REF_SORT(&keys),
 		OPT_REF_POINTS_AT(&filter, "print only branches of the object"),
 		OPT_BOOL('i', "ignore-case", &icase, "sorting and filtering are case insensitive"),
@@ -1114,6 +1139,8 @@ int cmd_branch(int argc, const char **argv)
 		head = head_copy.buf;
 	}
 
+	/* as git, every branch command reads the column settings first */
+	config_for_each(CONFIG_ALL, column_config_cb, NULL);
 	argc = parse_options(argc, argv, opts, branch_usage, 0);
 
 	if (!del && !rename && !copy && !edit_desc && !new_upstream && !show_current &&
@@ -1126,8 +1153,12 @@ int cmd_branch(int argc, const char **argv)
 		    !!edit_desc + !!unset_upstream;
 	if (noncreate > 1)
 		usage_with_options(branch_usage, opts);
-	if (verbose && column && strcmp(column, "never"))
-		die("options '%s' and '%s' cannot be used together", "--column", "--verbose");
+	column_finalize(&colopts);
+	if (verbose) {
+		if ((colopts & COL_PARSEOPT) && column_active(colopts))
+			die("options '%s' and '%s' cannot be used together", "--column", "--verbose");
+		colopts = 0;
+	}
 	if (force) {
 		del *= 2;
 		rename *= 2;

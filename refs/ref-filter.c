@@ -1283,7 +1283,10 @@ int ref_filter_use_color(const char *when, const char *config_key)
 	return b > 0 ? auto_color() : 0;
 }
 
-void ref_array_print(struct ref_array *a, size_t n, struct ref_format *f, int skip_empty)
+/* Calls fn with the formatted line of each of the first n refs, or of
+ * those whose line is not empty with skip_empty. */
+static void each_line(struct ref_array *a, size_t n, struct ref_format *f, int skip_empty,
+		      void (*fn)(struct strbuf *line, void *data), void *data)
 {
 	struct strbuf out = STRBUF_INIT;
 	for (size_t i = 0; f->abbrevs && i < n && i < a->nr; i++)
@@ -1292,8 +1295,39 @@ void ref_array_print(struct ref_array *a, size_t n, struct ref_format *f, int sk
 		strbuf_reset(&out);
 		ref_format_item(&out, a->items[i], f);
 		if (out.len || !skip_empty)
-			strbuf_addch(&out, '\n');
-		fwrite(out.buf, 1, out.len, stdout);
+			fn(&out, data);
 	}
 	strbuf_release(&out);
+}
+
+static void print_line(struct strbuf *line, void *data)
+{
+	(void)data;
+	strbuf_addch(line, '\n');
+	fwrite(line->buf, 1, line->len, stdout);
+}
+
+void ref_array_print(struct ref_array *a, size_t n, struct ref_format *f, int skip_empty)
+{
+	each_line(a, n, f, skip_empty, print_line, NULL);
+}
+
+struct lines {
+	char **v;
+	size_t nr, alloc;
+};
+
+static void keep_line(struct strbuf *line, void *data)
+{
+	struct lines *l = data;
+	ALLOC_GROW(l->v, l->nr + 1, l->alloc);
+	l->v[l->nr++] = xstrdup(line->buf);
+}
+
+char **ref_array_lines(struct ref_array *a, struct ref_format *f, int skip_empty, size_t *nr)
+{
+	struct lines l = { NULL, 0, 0 };
+	each_line(a, a->nr, f, skip_empty, keep_line, &l);
+	*nr = l.nr;
+	return l.v;
 }

@@ -79,6 +79,9 @@ int ref_format_item(struct strbuf *out, struct ref_item *it, struct ref_format *
  * skip_empty, a ref whose line formats empty prints nothing (branch's
  * --format), else an empty line (for-each-ref). */
 void ref_array_print(struct ref_array *a, size_t n, struct ref_format *f, int skip_empty);
+/* The lines ref_array_print() would print for all of a, without their
+ * newlines (for a listing in columns). */
+char **ref_array_lines(struct ref_array *a, struct ref_format *f, int skip_empty, size_t *nr);
 /* Pad/quote style for for-each-ref --shell etc.: 0 none. */
 void ref_format_set_quote(struct ref_format *f, int style);
 void ref_format_free(struct ref_format *f);

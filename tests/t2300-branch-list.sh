@@ -92,6 +92,42 @@ test_expect_success 'unborn branch' '
 	git checkout -q master
 '
 
+
+test_expect_success 'setup: forty more branches, names of one to nine digits' '
+	cd r &&
+	for i in $(seq 1 40); do git branch "c$(printf "%0*d" $((i % 9 + 1)) $i)" one || return 1; done
+'
+
+for args in "--column" "--column=row" "--column=dense" "--column=row,dense" "--column=plain" \
+	"--column=column,nodense" "--column=,row," "--column=auto" "--column=never" "--no-column" \
+	"-a --column=dense" "-r --column" "--column --list c1*" "--column --format=%(refname)" \
+	"--column --color=always" "--column -v" "--column=never -v" "--column=auto -vv" \
+	"--column=foo,row" "--column=densex"
+do
+	test_expect_success "branch $args, in widths of 1 to 200" '
+		cd r && set -f &&
+		for w in 1 20 33 57 80 131 200; do COLUMNS=$w compare_git branch $args || return 1; done &&
+		(unset COLUMNS && compare_git branch $args)
+	'
+done
+
+test_expect_success 'column.ui and column.branch, and their bad values' '
+	cd r &&
+	for c in column.ui=always column.ui=row column.ui=never column.ui=auto \
+		column.branch=dense column.ui=bogus column.branch=row,bogus column.ui \
+		column.branch= column.status=bogus; do
+		compare_git -c $c branch && compare_git -c $c branch --no-column &&
+		compare_git -c $c branch -d nothere || return 1
+	done &&
+	cp .git/config config.saved &&
+	printf "[column]\n\tui = row,bogus\n" >>.git/config && compare_git branch &&
+	cp config.saved .git/config &&
+	printf "[column]\n\tbranch\n" >>.git/config && compare_git branch -a &&
+	cp config.saved .git/config &&
+	printf "[column]\n\tui = dense\n" >>.git/config && compare_git branch &&
+	cp config.saved .git/config
+'
+
 if have_strace; then
 # LeakSanitizer cannot run under ptrace
 ASAN_OPTIONS=detect_leaks=0 && export ASAN_OPTIONS
