@@ -5,6 +5,7 @@
 #include "builtin/builtin.h"
 #include "lib/config.h"
 #include "lib/column.h"
+#include "lib/editor.h"
 #include "lib/repo.h"
 #include "refs/ref-filter.h"
 #include "refs/ref-object.h"
@@ -946,6 +947,41 @@ static void copy_or_rename(const char *oldname, const char *newname, int copy, i
 	strbuf_release(&newsec);
 }
 
+/* git's --edit-description: the description (if any) and a commented
+ * note in .git/EDIT_DESCRIPTION, the editor, then what is left after
+ * stripspace into branch.<name>.description (removed when left empty). */
+static int edit_description(const char *name)
+{
+	struct strbuf buf = STRBUF_INIT, key = STRBUF_INIT;
+	const char *desc, *path = git_path("EDIT_DESCRIPTION");
+	int exists, fd, ret = 0;
+
+	strbuf_addf(&key, "branch.%s.description", name);
+	exists = config_get(key.buf, &desc);
+	if (exists && desc)
+		strbuf_addstr(&buf, desc);
+	if (!buf.len || buf.buf[buf.len - 1] != '\n')
+		strbuf_addch(&buf, '\n');
+	strbuf_addf(&buf, "# Please edit the description for the branch\n#   %s\n"
+		    "# Lines starting with '#' will be stripped.\n", name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0)
+		die_errno("could not open '%s' for writing", path);
+	if (write_in_full(fd, buf.buf, buf.len) < 0 || close(fd) < 0)
+		die_errno("could not write to '%s'", path);
+	strbuf_reset(&buf);
+	if (launch_editor(path, &buf) < 0) {
+		ret = -1;
+	} else {
+		strbuf_stripspace(&buf, 1);
+		if ((buf.len || exists) && config_set(key.buf, buf.len ? buf.buf : NULL) < 0)
+			ret = -1;
+	}
+	strbuf_release(&buf);
+	strbuf_release(&key);
+	return ret;
+}
+
 static int branch_change(int argc, const char **argv, int del, int rename, int copy, int force,
 			 int quiet, unsigned kind, const char *head, const struct object_id *head_oid,
 			 int detached, const char *new_upstream, int unset_upstream,
@@ -962,8 +998,26 @@ static int branch_change(int argc, const char **argv, int del, int rename, int c
 			die("branch name required");
 		return delete_branches(argc, argv, del > 1, kind, quiet);
 	}
-	if (edit_desc)
-		die("--edit-description is not supported");
+	if (edit_desc) {
+		const char *name;
+		if (!argc) {
+			if (detached)
+				die("Cannot give description to detached HEAD");
+			name = head;
+		} else if (argc == 1) {
+			expand_branch_name(&expanded, argv[0]);
+			name = expanded.buf;
+		} else {
+			die("cannot edit description of more than one branch");
+		}
+		strbuf_addf(&buf, "refs/heads/%s", name);
+		if (!ref_exists(buf.buf)) {
+			error(!argc || !strcmp(head, name) ? "No commit on branch '%s' yet."
+							    : "No branch named '%s'.", name);
+			return 1;
+		}
+		return edit_description(name) ? 1 : 0;
+	}
 	if (copy || rename) {
 		if (!argc)
 			die("branch name required");

@@ -30,7 +30,8 @@ int start_command(struct child_process *cp)
 		posix_spawn_file_actions_adddup2(&fa, pin[0], 0);
 	if (pout[1] >= 0)
 		posix_spawn_file_actions_adddup2(&fa, pout[1], 1);
-	err = posix_spawn(&cp->pid, cp->argv[0], &fa, NULL, (char *const *)cp->argv, environ);
+	err = (cp->search_path ? posix_spawnp : posix_spawn)(&cp->pid, cp->argv[0], &fa, NULL,
+							     (char *const *)cp->argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (pin[0] >= 0)
 		close(pin[0]);

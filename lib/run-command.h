@@ -6,6 +6,7 @@
 
 struct child_process {
 	const char **argv;      /* argv[0] is the path to execute */
+	int search_path;        /* argv[0] without a '/' is looked up in PATH */
 	pid_t pid;
 	/* in: -1 asks for a pipe whose write end is returned here; 0 keeps
 	 * ours. out: -1 asks for a pipe whose read end is returned here. */

@@ -51,6 +51,55 @@ test_expect_success 'changes in a detached HEAD and on an unborn branch' '
 	(cd orig && git checkout -q master)
 '
 
+test_expect_success 'setup: editors for --edit-description' '
+	cat >"$TRASH/editor" <<-EOF &&
+	#!/bin/sh
+	{ echo "args: \$# \$1" && cat "\$1"; } >>"$TRASH/editor.log"
+	printf "  \\n\\nMy desc  \\n\\n\\n# comment\\nline2\\t\\n\\n" >"\$1"
+	EOF
+	cat >"$TRASH/blank-editor" <<-\EOF &&
+	#!/bin/sh
+	printf "# only comments\n\n" >"$1"
+	EOF
+	chmod +x "$TRASH/editor" "$TRASH/blank-editor"
+'
+
+test_expect_success '--edit-description: write, rewrite, clear, refusals, editors' '
+	export GIT_EDITOR="$TRASH/editor" &&
+	change --edit-description && change --edit-description side &&
+	change --edit-description nothere && change --edit-description side merged &&
+	change --edit-description @{-1} &&
+	(cd orig && git config branch.side.description "old
+text") &&
+	change --edit-description side &&
+	GIT_EDITOR="$TRASH/blank-editor" change --edit-description side &&
+	GIT_EDITOR="$TRASH/blank-editor" change --edit-description merged &&
+	GIT_EDITOR=false change --edit-description &&
+	GIT_EDITOR=: change --edit-description side &&
+	GIT_EDITOR="\"$TRASH/editor\" # through the shell" change --edit-description &&
+	GIT_EDITOR=no-such-editor change --edit-description &&
+	(unset GIT_EDITOR && TERM=dumb && export TERM && unset EDITOR VISUAL &&
+	 change --edit-description &&
+	 VISUAL="$TRASH/blank-editor" change --edit-description &&
+	 EDITOR="$TRASH/editor" change --edit-description) &&
+	(unset GIT_EDITOR && compare_change -c core.editor="$TRASH/editor" branch --edit-description) &&
+	(cd orig && git config --unset branch.side.description) &&
+	(cd orig && git checkout -q --detach two) && change --edit-description &&
+	(cd orig && git checkout -q master)
+'
+
+test_expect_success '--edit-description: the editor is given what git gives it' '
+	(cd orig && git config branch.side.description "old text") &&
+	for tool in git "$MINI_GIT"; do
+		rm -rf work "$TRASH/editor.log" && cp -a orig work &&
+		(cd work && GIT_EDITOR="$TRASH/editor" "$tool" branch --edit-description side) &&
+		sed "s|$TRASH|TRASH|g" "$TRASH/editor.log" >"$TRASH/log.$(basename "$tool")" || return 1
+	done &&
+	test_cmp "$TRASH/log.git" "$TRASH/log.mini-git" &&
+	grep "^# Please edit" "$TRASH/log.git" &&
+	(cd orig && git config --unset branch.side.description)
+'
+
 test_expect_success 'packed branches: delete and rename rewrite packed-refs' '
 	(cd orig && git pack-refs --all) &&
 	change -d merged && change -D unmerged deep/a/b && change -m side renamed &&
