@@ -31,7 +31,8 @@ static int parse_oid_line(const char **pp, const char *end, const char *key,
 }
 
 /* Digits of a decimal timestamp; 0 if there are none or it overflows. */
-static timestamp_t parse_decimal(const char *p, const char *end, const char **out)
+static timestamp_t parse_decimal(const char *p, const char *end, const char **out,
+				 int *overflowp)
 {
 	timestamp_t v = 0;
 	int overflow = 0;
@@ -43,6 +44,7 @@ static timestamp_t parse_decimal(const char *p, const char *end, const char **ou
 	}
 	if (out)
 		*out = p;
+	*overflowp = overflow;
 	return overflow ? 0 : v;
 }
 
@@ -73,7 +75,7 @@ int parse_ident(const char *line, size_t len, struct ident *out)
 		p++;
 	if (p >= end || *p < '0' || *p > '9')
 		return 0;   /* name and email only: git accepts that */
-	out->date = parse_decimal(p, end, &p);
+	out->date = parse_decimal(p, end, &p, &out->date_overflow);
 	while (p < end && *p == ' ')
 		p++;
 	if (p < end && (*p == '+' || *p == '-')) {

@@ -11,7 +11,8 @@ typedef uint64_t timestamp_t;
 struct ident {
 	const char *name;     size_t name_len;   /* "A U Thor" */
 	const char *email;    size_t email_len;  /* without the <> */
-	timestamp_t date;
+	timestamp_t date;                        /* 0 when too large */
+	int date_overflow;                       /* ... and then this is set */
 	const char *tz;       size_t tz_len;     /* "-0700" */
 };
 

@@ -4,7 +4,6 @@
 #include "refs/ref-filter.h"
 #include "refs/ref-object.h"
 #include "lib/config.h"
-#include "lib/date.h"
 #include "lib/repo.h"
 #include "lib/worktree.h"
 #include "odb/oid-name.h"
@@ -198,11 +197,10 @@ found:
 			die("unrecognized %%(%s) argument: %s", full, mod);
 		break;
 	case A_COMMITTERDATE: case A_AUTHORDATE: case A_TAGGERDATE: case A_CREATORDATE:
-		if (mod) {
-			struct date_mode m;
-			date_mode_parse(mod, &m);   /* dies on a format git does not know */
+		/* checked when a date is formatted, as git does: with no ref
+		 * to show, a format git does not know is no error */
+		if (mod)
 			a->date_fmt = xstrdup(mod);
-		}
 		break;
 	case A_COLOR:
 		if (!mod)

@@ -184,9 +184,16 @@ static void ident_value(struct strbuf *out, const char *line, size_t len, const 
 		strbuf_addch(out, '>');
 	} else if (!strcmp(part, "date")) {
 		int tz = 0;
+		struct date_mode m;
+		/* the format is checked first, even for a date left empty */
+		date_mode_parse(date_fmt ? date_fmt : "default", &m);
+		/* a time past what git can hold (it parses to the maximum)
+		 * shows as nothing */
+		if (id.date_overflow || id.date == UINT64_MAX)
+			return;
 		if (id.tz && id.tz_len >= 5)
 			tz = atoi(id.tz);
-		format_date(out, id.date, tz, date_fmt);
+		date_format(out, id.date, tz, &m);
 	} else
 		strbuf_add(out, line, len);
 }

@@ -79,6 +79,24 @@ do
 	'
 done
 
+test_expect_success 'dates past what git holds, odd zones; a bad format with no ref to show' '
+	git init -q extreme && cd extreme &&
+	for d in "0 +0000" "4294967296 +0000" "253402300800 +0000" \
+		"18446744073709551615 +0000" "99999999999999999999 +0000" \
+		"1500000000 +9959" "1500000000 -9959" "1500000000 abc" "1500000000"; do
+		c=$(printf "tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\nauthor A <a@x> %s\ncommitter C <c@x> %s\n\nm\n" "$d" "$d" |
+			git hash-object -t commit -w --stdin --literally) &&
+		git update-ref "refs/heads/d$(echo "$d" | tr -c "a-z0-9" _)" $c || return 1
+	done &&
+	for f in default relative human iso iso-strict rfc short raw unix "format:%Y %z"; do
+		GIT_TEST_DATE_NOW=1600000000 compare_git for-each-ref \
+			--format="%(refname:short)|%(committerdate:$f)|%(authordate:$f)" || return 1
+	done &&
+	compare_git for-each-ref --sort=committerdate &&
+	compare_git for-each-ref --format="%(committerdate:bogus)" refs/nothing &&
+	compare_git for-each-ref --format="%(committerdate:bogus)"
+'
+
 test_expect_success 'relative and human dates across their boundaries (GIT_TEST_DATE_NOW)' '
 	cd dates &&
 	for d in 0 1 89 90 91 5369 5370 5371 5400 128999 129600 131400 1166399 1166400 \
