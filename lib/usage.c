@@ -14,7 +14,8 @@ static void report(const char *prefix, int err, const char *fmt, va_list ap)
 	for (char *p = msg; *p; p++)
 		if (iscntrl((unsigned char)*p) && *p != '\t' && *p != '\n')
 			*p = '?';
-	fflush(stdout);
+	/* stdout is not flushed first, as git does not: with both streams
+	 * in one file, buffered output comes after the message, as in git */
 	if (err)
 		fprintf(stderr, "%s%s: %s\n", prefix, msg, strerror(err));
 	else

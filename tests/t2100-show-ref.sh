@@ -25,7 +25,11 @@ test_expect_success 'show-ref --exclude-existing' '
 	cd r &&
 	printf "%s\n" refs/heads/side refs/heads/other "x refs/tags/new^{}" "bad..name" >in &&
 	compare_git_stdin in show-ref --exclude-existing &&
-	compare_git_stdin in show-ref --exclude-existing=refs/heads/
+	compare_git_stdin in show-ref --exclude-existing=refs/heads/ &&
+	printf "refs/heads/new\nbad..name\nrefs/tags/x^{}\n" >in2 &&
+	git show-ref --exclude-existing <in2 >expect.both 2>&1 &&
+	"$MINI_GIT" show-ref --exclude-existing <in2 >actual.both 2>&1 &&
+	test_cmp expect.both actual.both
 '
 
 test_expect_success 'show-ref: ref to a missing object' '
