@@ -385,7 +385,7 @@ static const char *checked_out_at(const char *refname)
 	static struct in_use u;
 	static int loaded;
 	if (!loaded) {
-		struct worktree **wt = worktrees_get();
+		struct worktree **wt = refs_worktrees();
 		loaded = 1;
 		for (size_t i = 0; wt[i]; i++) {
 			const char *path;
@@ -415,7 +415,7 @@ static const char *checked_out_at(const char *refname)
  * renamed or copied. */
 static void reject_rebase_or_bisect_branch(const char *refname)
 {
-	struct worktree **wt = worktrees_get();
+	struct worktree **wt = refs_worktrees();
 	for (size_t i = 0; wt[i]; i++) {
 		char *b;
 		if (!wt[i]->is_detached)
@@ -435,7 +435,7 @@ static void reject_rebase_or_bisect_branch(const char *refname)
  * with an entry in that work tree's HEAD reflog. */
 static int replace_worktree_heads(const char *oldref, const char *newref, const char *msg)
 {
-	struct worktree **wt = worktrees_get();
+	struct worktree **wt = refs_worktrees();
 	int ret = 0;
 	for (size_t i = 0; wt[i]; i++) {
 		char *saved = the_repo.gitdir;

@@ -10,7 +10,9 @@ struct worktree {
 	char *id;            /* NULL for the main work tree */
 	char *gitdir;        /* its git dir: the common dir, or worktrees/<id> */
 	char *path;          /* use worktree_path(): the main one's is found lazily */
-	char *head_ref;      /* HEAD's target when HEAD is a symref (maybe unborn) */
+	char *head_ref;      /* HEAD's target when HEAD is a symref (maybe unborn);
+			      * refs_worktrees() follows it to the chain's end */
+	int head_followed;   /* ... and sets this once it has */
 	struct object_id head_oid; /* HEAD's value when detached */
 	int is_detached;
 	int is_current;      /* the work tree this process runs in */
@@ -20,8 +22,8 @@ struct worktree {
  * Every work tree, NULL-terminated; read once per process. A repository
  * without linked work trees costs one failed open() of worktrees/, as in
  * git; a linked one whose gitdir file cannot be read is left out, as git
- * leaves it out. HEAD is read from its file (a symref chain beyond HEAD's
- * target is not followed).
+ * leaves it out. HEAD is read from its file; refs_worktrees() (refs.h)
+ * follows a symref chain beyond HEAD's target, as git does.
  */
 struct worktree **worktrees_get(void);
 /* Drop the list (after this process rewrote a HEAD). */

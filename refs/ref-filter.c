@@ -653,7 +653,7 @@ static void append_value(struct strbuf *out, struct ref_item *it, const struct a
 		return;
 	case A_WORKTREEPATH: {
 		/* the last work tree on the branch wins, as in git's map */
-		struct worktree **wt = worktrees_get();
+		struct worktree **wt = refs_worktrees();
 		size_t n = 0;
 		while (wt[n])
 			n++;

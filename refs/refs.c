@@ -231,6 +231,27 @@ const char *refs_resolve(const char *name, struct object_id *oid, unsigned *flag
 	return resolve(name, 0, oid, flags);
 }
 
+struct worktree **refs_worktrees(void)
+{
+	struct worktree **wt = worktrees_get();
+
+	for (size_t i = 0; wt[i]; i++) {
+		struct object_id oid;
+		const char *end;
+		if (!wt[i]->head_ref || wt[i]->head_followed)
+			continue;
+		wt[i]->head_followed = 1;
+		/* refs/heads/ is shared by all work trees; an unborn target
+		 * stays as HEAD names it */
+		end = refs_resolve(wt[i]->head_ref, &oid, NULL);
+		if (end && strcmp(end, wt[i]->head_ref)) {
+			free(wt[i]->head_ref);
+			wt[i]->head_ref = xstrdup(end);
+		}
+	}
+	return wt;
+}
+
 const char *refs_resolve_reading(const char *name, struct object_id *oid, unsigned *flags)
 {
 	return resolve(name, 1, oid, flags);

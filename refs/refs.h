@@ -6,6 +6,7 @@
 #define REFS_REFS_H
 
 #include "lib/hex.h"
+#include "lib/worktree.h"
 #include "lib/strbuf.h"
 
 enum {
@@ -47,6 +48,9 @@ void refs_prime(const char *dir_prefix);
  * ref does not exist and is not an unborn symref target.
  */
 const char *refs_resolve(const char *name, struct object_id *oid, unsigned *flags);
+/* worktrees_get(), with each HEAD's branch found as git finds it: a
+ * target that is itself a symref is followed to the end of the chain. */
+struct worktree **refs_worktrees(void);
 /* Like refs_resolve, but an unborn target is "not found" too (git's
  * RESOLVE_REF_READING); *flags still tells a dangling symref or garbage. */
 const char *refs_resolve_reading(const char *name, struct object_id *oid, unsigned *flags);

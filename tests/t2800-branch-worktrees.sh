@@ -160,6 +160,16 @@ WT_PREP='echo "ref: refs/heads/unborn" >r/.git/worktrees/wd/HEAD'
 for args in "-d unborn" "-m unborn x" "-f unborn" "-u master unborn" "-vv"; do
 	test_expect_success "unborn branch in wd: branch $args" "wt_change r r/.git $args"
 done
+# wd's HEAD names a symref: git follows the chain to the branch at its end
+WT_PREP='git -C r symbolic-ref refs/heads/alias refs/heads/f && echo "ref: refs/heads/alias" >r/.git/worktrees/wd/HEAD'
+for args in "" "-vv" "-a -v" "-d f" "-D f" "-f f one" "-m f f2" \
+	"-d alias" "-m alias a2"; do
+	test_expect_success "symref chain in wd: branch $args" "wt_change r r/.git $args"
+done
+WT_PREP='git -C r symbolic-ref refs/heads/alias refs/heads/nothere && echo "ref: refs/heads/alias" >r/.git/worktrees/wd/HEAD'
+for args in "" "-d alias" "-f nothere one"; do
+	test_expect_success "dangling symref chain in wd: branch $args" "wt_change r r/.git $args"
+done
 WT_PREP=
 
 test_expect_success 'syscalls: no linked work tree costs one failed open of worktrees/' '
