@@ -982,6 +982,23 @@ static int edit_description(const char *name)
 	return ret;
 }
 
+/* The one branch an option acts on: the named one, or HEAD's; git's
+ * message when HEAD is detached or when more than one is named. */
+static const char *one_branch(int argc, const char **argv, int detached, const char *head,
+			      struct strbuf *expanded, const char *when_detached,
+			      const char *when_many)
+{
+	if (argc > 1)
+		die("%s", when_many);
+	if (argc == 1) {
+		expand_branch_name(expanded, argv[0]);
+		return expanded->buf;
+	}
+	if (detached)
+		die("%s", when_detached);
+	return head;
+}
+
 static int branch_change(int argc, const char **argv, int del, int rename, int copy, int force,
 			 int quiet, unsigned kind, const char *head, const struct object_id *head_oid,
 			 int detached, const char *new_upstream, int unset_upstream,
@@ -999,17 +1016,9 @@ static int branch_change(int argc, const char **argv, int del, int rename, int c
 		return delete_branches(argc, argv, del > 1, kind, quiet);
 	}
 	if (edit_desc) {
-		const char *name;
-		if (!argc) {
-			if (detached)
-				die("Cannot give description to detached HEAD");
-			name = head;
-		} else if (argc == 1) {
-			expand_branch_name(&expanded, argv[0]);
-			name = expanded.buf;
-		} else {
-			die("cannot edit description of more than one branch");
-		}
+		const char *name = one_branch(argc, argv, detached, head, &expanded,
+					      "Cannot give description to detached HEAD",
+					      "cannot edit description of more than one branch");
 		strbuf_addf(&buf, "refs/heads/%s", name);
 		if (!ref_exists(buf.buf)) {
 			error(!argc || !strcmp(head, name) ? "No commit on branch '%s' yet."
@@ -1067,16 +1076,9 @@ static int branch_change(int argc, const char **argv, int del, int rename, int c
 		return 0;
 	}
 	if (unset_upstream) {
-		const char *b, *v;
-		if (!argc) {
-			if (detached)
-				die("could not unset upstream of HEAD when it does not point to any branch.");
-			b = head;
-		} else if (argc == 1) {
-			expand_branch_name(&expanded, argv[0]);
-			b = expanded.buf;
-		} else
-			die("too many arguments to unset upstream");
+		const char *v, *b = one_branch(argc, argv, detached, head, &expanded,
+			"could not unset upstream of HEAD when it does not point to any branch.",
+			"too many arguments to unset upstream");
 		strbuf_addf(&buf, "branch.%s.merge", b);
 		if (!config_get(buf.buf, &v))
 			die("Branch '%s' has no upstream information", b);
