@@ -210,6 +210,11 @@ static void add_strftime(struct strbuf *out, const char *fmt, const struct tm *t
 			fmt++;
 		} else if (*fmt == 'Z' && !local) {
 			fmt++;
+		} else if (*fmt == 'Y' || *fmt == 'F') {
+			/* the year as glibc's strftime (git's, here) writes it:
+			 * musl's writes a year past 9999 with a '+' */
+			strbuf_addf(&f, "%d%s", tm->tm_year + 1900, *fmt == 'F' ? "-%m-%d" : "");
+			fmt++;
 		} else {
 			strbuf_addch(&f, '%');
 		}

@@ -88,7 +88,7 @@ test_expect_success 'dates past what git holds, odd zones; a bad format with no 
 			git hash-object -t commit -w --stdin --literally) &&
 		git update-ref "refs/heads/d$(echo "$d" | tr -c "a-z0-9" _)" $c || return 1
 	done &&
-	for f in default relative human iso iso-strict rfc short raw unix "format:%Y %z"; do
+	for f in default relative human iso iso-strict rfc short raw unix "format:%Y %F %z"; do
 		GIT_TEST_DATE_NOW=1600000000 compare_git for-each-ref \
 			--format="%(refname:short)|%(committerdate:$f)|%(authordate:$f)" || return 1
 	done &&
