@@ -745,8 +745,11 @@ static void create_branch(const char *name, const char *start, int force, int re
 	real = dwim_start(start, track, &oid);
 	msg = forcing ? xstrfmt("branch: Reset to %s", start) : xstrfmt("branch: Created from %s", start);
 	if (refs_update_err(ref.buf, &oid, forcing ? NULL : &(struct object_id){ { 0 } }, msg,
-			    REF_NO_DEREF | (reflog ? REF_FORCE_CREATE_REFLOG : 0), &err))
+			    REF_NO_DEREF | (reflog ? REF_FORCE_CREATE_REFLOG : 0), &err)) {
+		free(msg);
+		free(real);
 		die("%s", err.buf);
+	}
 	if (real && track != TRACK_NEVER)
 		setup_tracking(ref.buf + 11, real, track, quiet);
 	free(real);
@@ -1019,8 +1022,11 @@ static int branch_change(int argc, const char **argv, int del, int rename, int c
 		const char *name = one_branch(argc, argv, detached, head, &expanded,
 					      "Cannot give description to detached HEAD",
 					      "cannot edit description of more than one branch");
+		int missing;
 		strbuf_addf(&buf, "refs/heads/%s", name);
-		if (!ref_exists(buf.buf)) {
+		missing = !ref_exists(buf.buf);
+		strbuf_release(&buf);
+		if (missing) {
 			error(!argc || !strcmp(head, name) ? "No commit on branch '%s' yet."
 							    : "No branch named '%s'.", name);
 			return 1;
