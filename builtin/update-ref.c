@@ -57,6 +57,16 @@ int cmd_update_ref(int argc, const char **argv)
 		else if (get_oid(oldval, &oldoid))
 			die("%s: not a valid old SHA1", oldval);
 	}
+	if (!del && is_null_oid(&oid)) {
+		/* as in git, the zero id as the new value deletes the ref */
+		struct object_id cur;
+		if (refs_read(refname, &cur) && !(flags & REF_NO_DEREF) && !(oldval && !is_null_oid(&oldoid)))
+			return 0;
+		if (refs_delete_err(refname, (oldval && !is_null_oid(&oldoid)) ? &oldoid : NULL,
+				    flags, &err) < 0)
+			die("update_ref failed for ref '%s': %s", refname, err.buf);
+		return 0;
+	}
 	if (del) {
 		struct object_id cur;
 		/* a ref that is not there is already deleted */

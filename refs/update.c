@@ -6,6 +6,7 @@
 #include "lib/config.h"
 #include "lib/lockfile.h"
 #include "lib/repo.h"
+#include "odb/odb.h"
 #include <ctype.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -373,6 +374,26 @@ static void log_head_too(const char *real, const char *via, const struct object_
 	strbuf_release(&target);
 }
 
+/* As git checks a value before writing it: the object must exist, and a
+ * branch (or HEAD) may hold only a commit. */
+static int check_new_value(const char *name, const struct object_id *oid, struct strbuf *err)
+{
+	enum object_type type;
+	size_t size;
+
+	if (odb_read_header(oid, &type, &size) < 0) {
+		strbuf_addf(err, "cannot update ref '%s': trying to write ref '%s' with nonexistent object %s",
+			    name, name, oid_to_hex(oid));
+		return -1;
+	}
+	if (type != OBJ_COMMIT && (!strcmp(name, "HEAD") || starts_with(name, "refs/heads/"))) {
+		strbuf_addf(err, "cannot update ref '%s': trying to write non-commit object %s to branch '%s'",
+			    name, oid_to_hex(oid), name);
+		return -1;
+	}
+	return 0;
+}
+
 static int do_update(const char *name, const struct object_id *new_oid,
 		     const struct object_id *old_oid, const char *msg, unsigned flags,
 		     struct strbuf *err, const struct object_id *log_old)
@@ -426,6 +447,8 @@ static int do_update(const char *name, const struct object_id *new_oid,
 		free(real_copy);
 		return 0;
 	}
+	if (check_new_value(real_copy, new_oid, err) < 0)
+		goto fail;
 	strbuf_addf(&line, "%s\n", oid_to_hex(new_oid));
 	if (write_in_full(lk->fd, line.buf, line.len) < 0 || lock_file_commit(lk) < 0) {
 		strbuf_addf(err, "cannot update ref '%s': %s", name, strerror(errno));

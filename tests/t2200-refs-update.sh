@@ -17,6 +17,8 @@ test_expect_success 'setup' '
 
 ONE=$(git -C orig rev-parse one) TWO=$(git -C orig rev-parse two)
 Z=0000000000000000000000000000000000000000
+TREE=$(git -C orig rev-parse one^{tree}) ANN=$(git -C orig rev-parse ann)
+MISSING=1111111111111111111111111111111111111111
 
 for args in "refs/heads/new $TWO" "refs/heads/new two" "-m msg refs/heads/new one" \
 	"refs/heads/side $TWO $ONE" "refs/heads/side $TWO $TWO" "refs/heads/side $TWO $Z" \
@@ -28,7 +30,12 @@ for args in "refs/heads/new $TWO" "refs/heads/new two" "-m msg refs/heads/new on
 	"-m '' refs/heads/x $ONE" "refs/heads/x" "-d refs/heads/side" "-d refs/heads/packed-only" \
 	"-d refs/heads/loose" "-d refs/heads/side $TWO" "-d refs/heads/side $ONE" \
 	"-d refs/heads/nothere" "-d refs/heads/alias" "--no-deref -d refs/heads/alias" \
-	"-d HEAD" "-d refs/tags/ann" "FETCH_HEAD $ONE" "-z refs/heads/x $ONE"
+	"-d HEAD" "-d refs/tags/ann" "FETCH_HEAD $ONE" "-z refs/heads/x $ONE" \
+	"refs/heads/side $Z" "refs/heads/packed-only $Z" "refs/heads/nothere $Z" \
+	"refs/heads/side $Z $ONE" "refs/heads/side $Z $TWO" "HEAD $Z" "--no-deref refs/heads/alias $Z" \
+	"refs/heads/x $MISSING" "refs/tags/x $MISSING" "refs/heads/x $TREE" "refs/heads/x $ANN" \
+	"refs/tags/x $TREE" "--no-deref HEAD $TREE" "HEAD $TREE" "refs/heads/alias $TREE" \
+	"refs/heads/side $ONE $ONE"
 do
 	test_expect_success "update-ref $args" 'eval "change update-ref $args"'
 done
