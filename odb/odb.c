@@ -637,6 +637,71 @@ struct packed_git *odb_pack_of(const struct object_id *oid, uint64_t *offset)
 	return p && *offset < p->map_size - 20 ? p : NULL;
 }
 
+/* Pack order of the last pack asked about (for the end of an entry and
+ * the id at a delta's base offset). */
+static const struct packed_git *order_pack;
+static struct pack_order *order;
+
+static size_t order_find(const struct packed_git *p, uint64_t offset)
+{
+	size_t lo = 0, hi = p->idx.nr;
+
+	if (order_pack != p) {
+		free(order);
+		order = pack_entries_in_pack_order(p);
+		order_pack = p;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (order[mid].offset < offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int odb_disk_info(const struct object_id *oid, uint64_t *disk_size, struct object_id *delta_base)
+{
+	struct odb_source *s;
+	struct packed_git *p;
+	struct pack_entry e;
+	uint64_t off;
+	size_t i;
+
+	oidclr(delta_base);
+	if ((p = odb_pack_of(oid, &off))) {
+		i = order_find(p, off);
+		if (i >= p->idx.nr || order[i].offset != off)
+			return -1;
+		*disk_size = (i + 1 < p->idx.nr ? order[i + 1].offset : p->map_size - 20) - off;
+		if (pack_entry_header(p, off, &e) < 0)
+			return -1;
+		if (e.type == OBJ_REF_DELTA) {
+			oidcpy(delta_base, &e.base_oid);
+		} else if (e.type == OBJ_OFS_DELTA) {
+			i = order_find(p, e.base_offset);
+			if (i >= p->idx.nr || order[i].offset != e.base_offset)
+				return -1;
+			memcpy(delta_base->hash, pack_idx_id(&p->idx, order[i].pos), RAW_SZ);
+		}
+		return 0;
+	}
+	for (s = sources; s; s = s->next) {
+		struct strbuf path = STRBUF_INIT;
+		struct stat st;
+		int r;
+		loose_path(&path, s->path, oid);
+		r = stat(path.buf, &st);
+		strbuf_release(&path);
+		if (!r) {
+			*disk_size = (uint64_t)st.st_size;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 int odb_has_object(const struct object_id *oid)
 {
 	struct odb_source *s;

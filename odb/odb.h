@@ -63,6 +63,10 @@ struct packed_git;
 struct packed_git *odb_pack_of(const struct object_id *oid, uint64_t *offset);
 
 int odb_has_object(const struct object_id *oid);
+/* What %(objectsize:disk) and %(deltabase) show: the bytes the object
+ * takes where it is stored (its pack entry, or its loose file), and the
+ * base it is a delta against (the null id if none). 0, or -1. */
+int odb_disk_info(const struct object_id *oid, uint64_t *disk_size, struct object_id *delta_base);
 
 /*
  * Write a blob's contents to out the way git streams blobs (cat-file -p,

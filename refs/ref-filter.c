@@ -20,6 +20,7 @@ enum atom_id {
 	A_AUTHOREMAIL, A_AUTHOR, A_TAGGERDATE, A_TAGGERNAME, A_TAGGEREMAIL, A_TAGGER,
 	A_CREATORDATE, A_TREE, A_PARENT, A_TYPE, A_OBJECT, A_TAG,
 	A_WORKTREEPATH, A_COLOR, A_ALIGN, A_IF, A_THEN, A_ELSE, A_END, A_REST,
+	A_NUMPARENT, A_CREATOR, A_RAW, A_DELTABASE,
 };
 
 static const struct { const char *name; enum atom_id id; int needs_obj; } atom_table[] = {
@@ -52,6 +53,10 @@ static const struct { const char *name; enum atom_id id; int needs_obj; } atom_t
 	{ "type", A_TYPE, 1 },
 	{ "object", A_OBJECT, 1 },
 	{ "tag", A_TAG, 1 },
+	{ "numparent", A_NUMPARENT, 1 },
+	{ "creator", A_CREATOR, 1 },
+	{ "raw", A_RAW, 1 },
+	{ "deltabase", A_DELTABASE, 1 },
 	{ "worktreepath", A_WORKTREEPATH, 0 },
 	{ "color", A_COLOR, 0 },
 	{ "align", A_ALIGN, 0 },
@@ -74,7 +79,7 @@ struct atom {
 	int lstrip, rstrip, has_lstrip, has_rstrip;
 	int track, trackshort, nobracket, remotename, remoteref;
 	int subject_only, body_only;
-	char *date_fmt;
+	char *mod;          /* an object atom's modifier, as written */
 	char *arg;          /* color value, if:equals value */
 	int if_cmp;         /* 0 plain, 1 equals, 2 notequals */
 	int align_width, align_pos; /* 0 left, 1 right, 2 middle */
@@ -98,7 +103,7 @@ struct ref_format {
 
 static void atom_release(struct atom *a)
 {
-	free(a->date_fmt);
+	free(a->mod);
 	free(a->arg);
 }
 
@@ -174,33 +179,89 @@ found:
 				die("unrecognized %%(%s) argument: %s", full, opt);
 		}
 		break;
-	case A_OBJECTNAME:
+	case A_OBJECTNAME: case A_TREE: case A_PARENT:
 		if (!mod)
 			break;
 		if (!strcmp(mod, "short"))
 			a->shorten = 1;
 		else if (skip_prefix(mod, "short=", &mod)) {
-			if (parse_int_arg(mod, &a->abbrev) || a->abbrev < 0)
-				die("positive value expected '%s' in %%(%s)", mod, "objectname");
+			if (parse_int_arg(mod, &a->abbrev) || a->abbrev <= 0)
+				die("positive value expected '%s' in %%(%s)", mod, full);
 			a->shorten = 1;
 			if (a->abbrev < 4)
 				a->abbrev = 4;
 		} else
 			die("unrecognized %%(%s) argument: %s", full, mod);
 		break;
-	case A_CONTENTS:
+	case A_CONTENTS: {
+		const char *v;
 		if (mod && !strcmp(mod, "subject"))
 			a->subject_only = 1;
 		else if (mod && !strcmp(mod, "body"))
 			a->body_only = 1;
-		else if (mod)
+		else if (mod && !strcmp(mod, "signature"))
+			a->mod = xstrdup(mod);
+		else if (mod && skip_prefix(mod, "lines=", &v)) {
+			char *end;
+			errno = 0;
+			if (!*v || !isdigit((unsigned char)*v) || (strtoul(v, &end, 10), *end) || errno)
+				die("positive value expected contents:lines=%s", v);
+			a->mod = xstrdup(mod);
+		} else if (mod)
 			die("unrecognized %%(%s) argument: %s", full, mod);
 		break;
+	}
+	case A_SUBJECT:
+		if (mod && strcmp(mod, "sanitize"))
+			die("unrecognized %%(subject) argument: %s", mod);
+		if (mod)
+			a->mod = xstrdup(mod);
+		break;
+	case A_BODY:
+		if (mod)
+			die("%%(body) does not take arguments");
+		break;
+	case A_OBJECTTYPE:
+		if (mod)
+			die("%%(objecttype) does not take arguments");
+		break;
+	case A_OBJECTSIZE:
+		if (mod && strcmp(mod, "disk"))
+			die("unrecognized %%(objectsize) argument: %s", mod);
+		if (mod)
+			a->mod = xstrdup(mod);
+		break;
+	case A_RAW:
+		if (mod && strcmp(mod, "size"))
+			die("unrecognized %%(raw) argument: %s", mod);
+		if (mod)
+			a->mod = xstrdup(mod);
+		break;
+	case A_COMMITTEREMAIL: case A_AUTHOREMAIL: case A_TAGGEREMAIL:
+		if (mod && strcmp(mod, "trim") && strcmp(mod, "localpart"))
+			die("unrecognized email option: %s", mod);
+		if (mod)
+			a->mod = xstrdup(mod);
+		break;
+	case A_REST:
+		if (mod)
+			die("%%(rest) does not take arguments");
+		die("this command reject atom %%(rest)");
 	case A_COMMITTERDATE: case A_AUTHORDATE: case A_TAGGERDATE: case A_CREATORDATE:
 		/* checked when a date is formatted, as git does: with no ref
 		 * to show, a format git does not know is no error */
 		if (mod)
-			a->date_fmt = xstrdup(mod);
+			a->mod = xstrdup(mod);
+		break;
+	case A_COMMITTERNAME: case A_AUTHORNAME: case A_TAGGERNAME: case A_COMMITTER:
+	case A_AUTHOR: case A_TAGGER:
+		/* git knows no modifier here and shows nothing */
+		if (mod)
+			a->mod = xstrdup(mod);
+		break;
+	case A_DELTABASE:
+		if (mod)
+			die("%%(deltabase) does not take arguments");
 		break;
 	case A_COLOR:
 		if (!mod)
@@ -667,8 +728,10 @@ static void append_value(struct strbuf *out, struct ref_item *it, const struct a
 	case A_COLOR:
 		ref_object_color(out, a->arg);
 		return;
-	case A_REST:
-		die("%%(rest) does not take arguments");
+	case A_TREE: case A_PARENT:
+		ref_object_value(out, it, a->id == A_TREE ? "tree" : "parent",
+				 a->shorten ? (a->abbrev ? a->abbrev : -1) : 0, a->deref, NULL);
+		return;
 	default: {
 		const char *name = NULL;
 		for (size_t i = 0; i < ARRAY_SIZE(atom_table); i++)
@@ -677,8 +740,8 @@ static void append_value(struct strbuf *out, struct ref_item *it, const struct a
 		if (a->id == A_CONTENTS && a->subject_only)
 			name = "subject";
 		else if (a->id == A_CONTENTS && a->body_only)
-			name = "body";
-		ref_object_value(out, it, name, 0, a->deref, a->date_fmt);
+			name = "contents:body";
+		ref_object_value(out, it, name, 0, a->deref, a->mod);
 		return;
 	}
 	}
@@ -877,7 +940,7 @@ void ref_sorting_add(struct ref_sorting **s, const char *key)
 	parse_atom(&n->atom, key, strlen(key), 0);
 	switch (n->atom.id) {
 	case A_COMMITTERDATE: case A_AUTHORDATE: case A_TAGGERDATE: case A_CREATORDATE:
-	case A_OBJECTSIZE:
+	case A_OBJECTSIZE: case A_NUMPARENT:
 		n->numeric = 1;
 		break;
 	default:
@@ -950,9 +1013,9 @@ void ref_array_sort(struct ref_sorting *s, struct ref_array *a)
 		it->nsort = k;
 		for (struct ref_sorting *p = s; p; p = p->next, j++) {
 			struct strbuf v = STRBUF_INIT;
-			if (p->numeric) {
+			if (p->numeric && p->atom.id != A_OBJECTSIZE && p->atom.id != A_NUMPARENT) {
 				struct atom num = p->atom;
-				num.date_fmt = "unix";
+				num.mod = "unix";   /* a date, as a number */
 				append_value(&v, it, &num);
 			} else
 				append_value(&v, it, &p->atom);

@@ -4,6 +4,8 @@
 #include "odb/object.h"
 #include "odb/commit-walk.h"
 #include "lib/date.h"
+#include "odb/odb.h"
+#include <ctype.h>
 
 /*
  * Objects read for listings, by id: refs that name the same object (a
@@ -171,17 +173,30 @@ static const char *message_of(const char *buf, size_t len, size_t *mlen)
 }
 
 static void ident_value(struct strbuf *out, const char *line, size_t len, const char *part,
-			const char *date_fmt)
+			const char *mod)
 {
 	struct ident id;
+	const char *date_fmt = mod;
+	/* git knows no modifier of the name or the whole line, and then
+	 * shows nothing */
+	if (mod && strcmp(part, "email") && strcmp(part, "date"))
+		return;
 	if (parse_ident(line, len, &id) < 0)
 		return;
 	if (!strcmp(part, "name"))
 		strbuf_add(out, id.name, id.name_len);
 	else if (!strcmp(part, "email")) {
-		strbuf_addch(out, '<');
-		strbuf_add(out, id.email, id.email_len);
-		strbuf_addch(out, '>');
+		size_t n = id.email_len;
+		if (mod && !strcmp(mod, "localpart")) {
+			const char *at = memchr(id.email, '@', id.email_len);
+			if (at)
+				n = (size_t)(at - id.email);
+		}
+		if (!mod)
+			strbuf_addch(out, '<');
+		strbuf_add(out, id.email, n);
+		if (!mod)
+			strbuf_addch(out, '>');
 	} else if (!strcmp(part, "date")) {
 		int tz = 0;
 		struct date_mode m;
@@ -198,8 +213,66 @@ static void ident_value(struct strbuf *out, const char *line, size_t len, const 
 		strbuf_add(out, line, len);
 }
 
+/* The first n lines of a message, the later ones indented by four
+ * spaces, as git's %(contents:lines=n). */
+static void message_lines(struct strbuf *out, const char *p, size_t len, unsigned long n)
+{
+	const char *end = p + len;
+	for (unsigned long i = 0; i < n && p < end; i++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (i)
+			strbuf_addstr(out, "\n    ");
+		strbuf_add(out, p, (size_t)((nl ? nl : end) - p));
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+}
+
+/* Where a signature starts in a message (its end if there is none). */
+static const char *signature_start(const char *msg, size_t len)
+{
+	static const char *const starts[] = { "-----BEGIN PGP SIGNATURE-----",
+		"-----BEGIN PGP MESSAGE-----", "-----BEGIN SIGNED MESSAGE-----",
+		"-----BEGIN SSH SIGNATURE-----" };
+	const char *p = msg, *end = msg + len, *found = end;
+	/* the last line that starts one, as git finds it */
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		for (size_t i = 0; i < ARRAY_SIZE(starts); i++)
+			if ((size_t)(end - p) >= strlen(starts[i]) && !memcmp(p, starts[i], strlen(starts[i])))
+				found = p;
+		p = nl ? nl + 1 : end;
+	}
+	return found;
+}
+
+/* git's sanitized subject: runs of anything but letters, digits, '.'
+ * and '_' become one '-', repeated dots one, none at the end. */
+static void sanitize_subject(struct strbuf *out, const char *p, size_t len)
+{
+	size_t start = out->len;
+	int space = 2;
+	for (size_t i = 0; i < len; i++) {
+		char c = p[i] == '\n' ? ' ' : p[i];
+		if (isalnum((unsigned char)c) || c == '.' || c == '_') {
+			if (space == 1)
+				strbuf_addch(out, '-');
+			space = 0;
+			strbuf_addch(out, c);
+			if (c == '.')
+				while (i + 1 < len && p[i + 1] == '.')
+					i++;
+		} else {
+			space |= 1;
+		}
+	}
+	while (out->len > start && (out->buf[out->len - 1] == '.' || out->buf[out->len - 1] == '-'))
+		strbuf_setlen(out, out->len - 1);
+}
+
 void ref_object_value(struct strbuf *out, struct ref_item *it, const char *atom,
-		      int abbrev, int deref, const char *date_fmt)
+		      int abbrev, int deref, const char *mod)
 {
 	const char *buf, *v, *who = NULL, *part = NULL;
 	size_t len, vlen;
@@ -231,35 +304,91 @@ void ref_object_value(struct strbuf *out, struct ref_item *it, const char *atom,
 		strbuf_addstr(out, type_name(type));
 		return;
 	}
-	if (!strcmp(atom, "objectsize")) {
-		strbuf_addf(out, "%zu", len);
+	if (!strcmp(atom, "objectsize") || !strcmp(atom, "deltabase")) {
+		uint64_t disk;
+		struct object_id base;
+		if (!strcmp(atom, "objectsize") && !mod) {
+			strbuf_addf(out, "%zu", len);
+			return;
+		}
+		if (odb_disk_info(oid, &disk, &base) < 0)
+			die("missing object %s for %s", oid_to_hex(oid), it->refname);
+		if (!strcmp(atom, "objectsize"))
+			strbuf_addf(out, "%llu", (unsigned long long)disk);
+		else
+			strbuf_addstr(out, oid_to_hex(&base));
+		return;
+	}
+	if (!strcmp(atom, "raw")) {
+		if (mod)
+			strbuf_addf(out, "%zu", len);
+		else
+			strbuf_add(out, buf, len);
 		return;
 	}
 	if (type != OBJ_COMMIT && type != OBJ_TAG)
 		return;
-	if (!strcmp(atom, "subject") || !strcmp(atom, "body") || !strcmp(atom, "contents")) {
-		size_t mlen;
-		const char *msg = message_of(buf, len, &mlen);
-		if (!strcmp(atom, "subject"))
-			message_subject(msg, mlen, out);
-		else if (!strcmp(atom, "contents"))
-			strbuf_add(out, msg, mlen);
-		else {
-			/* after the subject paragraph and its blank lines */
-			const char *p = msg, *end = msg + mlen;
-			while (p < end) {
-				const char *nl = memchr(p, '\n', end - p);
-				if (!nl) {
-					p = end;
+	if (!strcmp(atom, "numparent") || !strcmp(atom, "creator")) {
+		if (!strcmp(atom, "creator")) {
+			if (find_header(buf, len, type == OBJ_TAG ? "tagger" : "committer", &v, &vlen))
+				strbuf_add(out, v, vlen);
+			return;
+		}
+		if (type == OBJ_COMMIT) {
+			unsigned n = 0;
+			for (const char *p = buf, *end = buf + len; p < end && *p != '\n';) {
+				const char *nl = memchr(p, '\n', (size_t)(end - p));
+				if (!nl)
 					break;
-				}
-				if (nl == p)
-					break;
+				n += nl - p == 47 && !memcmp(p, "parent ", 7);
 				p = nl + 1;
 			}
-			while (p < end && *p == '\n')
-				p++;
-			strbuf_add(out, p, end - p);
+			strbuf_addf(out, "%u", n);
+		}
+		return;
+	}
+	if (!strcmp(atom, "subject") || !strcmp(atom, "body") || !strcmp(atom, "contents") ||
+	    !strcmp(atom, "contents:body")) {
+		size_t mlen;
+		const char *msg = message_of(buf, len, &mlen), *end = msg + mlen;
+		const char *sub = msg, *eol, *body, *sig = signature_start(msg, mlen);
+		size_t sublen;
+		/* git's split: the subject runs to the first blank line or the
+		 * signature, the body from there (signature included; without
+		 * it for contents:body and lines) */
+		while (sub < end && *sub == '\n')
+			sub++;
+		eol = memmem(sub, (size_t)(end - sub), "\n\n", 2);
+		if (!eol)
+			eol = memmem(sub, (size_t)(end - sub), "\r\n\r\n", 4);
+		if (!eol || eol > sig)
+			eol = sig;
+		sublen = (size_t)(eol - sub);
+		while (sublen && (sub[sublen - 1] == '\n' || sub[sublen - 1] == '\r'))
+			sublen--;
+		body = eol;
+		while (body < end && (*body == '\n' || *body == '\r'))
+			body++;
+		if (!strcmp(atom, "subject") && mod) {
+			sanitize_subject(out, sub, sublen);
+		} else if (!strcmp(atom, "subject")) {
+			for (size_t i = 0; i < sublen; i++) {
+				if (sub[i] == '\r' && i + 1 < sublen && sub[i + 1] == '\n')
+					continue;
+				strbuf_addch(out, sub[i] == '\n' ? ' ' : sub[i]);
+			}
+		} else if (!strcmp(atom, "body")) {
+			strbuf_add(out, body, (size_t)(end - body));
+		} else if (!strcmp(atom, "contents:body")) {
+			if (sig > body)
+				strbuf_add(out, body, (size_t)(sig - body));
+		} else if (mod && !strcmp(mod, "signature")) {
+			strbuf_add(out, sig, (size_t)(end - sig));
+		} else if (mod) {
+			const char *cend = sig > body ? sig : body;
+			message_lines(out, sub, (size_t)(cend - sub), strtoul(mod + 6, NULL, 10));
+		} else {
+			strbuf_add(out, sub, (size_t)(end - sub));
 		}
 		return;
 	}
@@ -275,20 +404,25 @@ void ref_object_value(struct strbuf *out, struct ref_item *it, const char *atom,
 	}
 	if (who) {
 		if (find_header(buf, len, who, &v, &vlen))
-			ident_value(out, v, vlen, *part ? part : "", date_fmt);
+			ident_value(out, v, vlen, *part ? part : "", mod);
 		return;
 	}
-	if (!strcmp(atom, "parent")) {
+	if (!strcmp(atom, "parent") || !strcmp(atom, "tree")) {
 		const char *p = buf, *end = buf + len;
+		size_t klen = strlen(atom);
 		int first = 1;
 		while (p < end && *p != '\n') {
 			const char *nl = memchr(p, '\n', end - p);
+			struct object_id id;
 			if (!nl)
 				break;
-			if (nl - p == 47 && !memcmp(p, "parent ", 7)) {
+			if ((size_t)(nl - p) == klen + 41 && !memcmp(p, atom, klen) && p[klen] == ' ') {
 				if (!first)
 					strbuf_addch(out, ' ');
-				strbuf_add(out, p + 7, 40);
+				if (abbrev && !get_oid_hex(p + klen + 1, &id))
+					ref_object_abbrev(out, &id, abbrev < 0 ? 0 : abbrev);
+				else
+					strbuf_add(out, p + klen + 1, 40);
 				first = 0;
 			}
 			p = nl + 1;

@@ -8,7 +8,7 @@
 
 /* Value of an object atom by name ("subject", "committerdate", ...). */
 void ref_object_value(struct strbuf *out, struct ref_item *it, const char *atom,
-		      int abbrev, int deref, const char *date_fmt);
+		      int abbrev, int deref, const char *mod);
 /* Drop the item's hold on the objects it read (before freeing it). */
 void ref_object_unref(struct ref_item *it);
 /* Unique abbreviation (len 0: git's default length). */

@@ -50,6 +50,39 @@ do
 	test_expect_success "for-each-ref $args" 'cd r && set -f && compare_git for-each-ref $args'
 done
 
+test_expect_success 'setup: a signed-looking tag, a tag that is only a signature, deltas, a loose blob' '
+	cd r &&
+	printf "object %s\ntype commit\ntag signed\ntagger T <t@x> 1500000000 +0000\n\nSubject one\nand two\n\nBody text\nmore\n-----BEGIN PGP SIGNATURE-----\nabc\n-----END PGP SIGNATURE-----\n" \
+		$(git rev-parse HEAD) | git hash-object -t tag -w --stdin >id &&
+	git update-ref refs/tags/signed $(cat id) &&
+	printf "object %s\ntype commit\ntag onlysig\ntagger T <t@x> 1500000000 +0000\n\n-----BEGIN SSH SIGNATURE-----\nx\n" \
+		$(git rev-parse HEAD) | git hash-object -t tag -w --stdin >id &&
+	git update-ref refs/tags/onlysig $(cat id) &&
+	for i in 1 2 3 4 5 6; do seq 1 $((200 + i)) >big.t && git add big.t && test_commit "big$i" || return 1; done &&
+	git repack -q -a -d -f --depth=10 &&
+	for i in 1 2 3; do git update-ref refs/b/b$i $(git rev-parse big$i:big.t) || return 1; done &&
+	echo loose >lf && git update-ref refs/b/loose $(git hash-object -w lf)
+'
+
+for f in "%(contents:lines=1)" "%(contents:lines=0)" "%(contents:lines=3)" "%(contents:lines=x)" \
+	"%(contents:lines=-1)" "%(contents:signature)" "%(contents)" "%(body)" "%(subject)" \
+	"%(contents:body)" "%(contents:subject)" "%(numparent)" "%(numparent:x)" "%(parent:short)" \
+	"%(tree:short)" "%(tree:short=5)" "%(parent:short=0)" "%(objectname:short=0)" \
+	"%(tree:bogus)" "%(objectsize:disk)" "%(objectsize:x)" "%(deltabase)" "%(deltabase:x)" \
+	"%(raw)" "%(raw:size)" "%(raw:x)" "%(rest)" "%(rest:x)" "%(authoremail:localpart)" \
+	"%(authoremail:trim)" "%(taggeremail:trim)" "%(committeremail:mailmap)" \
+	"%(subject:sanitize)" "%(subject:x)" "%(body:x)" "%(objecttype:x)" "%(HEAD:x)" \
+	"%(authorname:mailmap)" "%(author:x)" "%(creator)" "%(creator:x)" "%(type:x)" \
+	"%(*subject:sanitize)" "%(*objectsize:disk)" "%(*deltabase)" "%(*creator)" "%(*numparent)" \
+	"%(*contents:lines=2)" "%(*raw:size)" "%(refname) --sort=objectsize:disk" \
+	"%(refname) --sort=-numparent" "%(refname) --sort=raw:size"
+do
+	test_expect_success "for-each-ref --format=$f" '
+		cd r && compare_git for-each-ref --format="${f%% --sort=*}" \
+			$(case "$f" in *--sort=*) echo "--sort=${f##*--sort=}" ;; esac) refs/heads refs/tags refs/b
+	'
+done
+
 test_expect_success 'colour: color.ui, TERM and a pager git started' '
 	cd r && f="--format=%(color:red)%(refname)%(color:reset)" &&
 	compare_git -c color.ui=always for-each-ref "$f" &&
