@@ -560,6 +560,24 @@ static int map_refspec(const char *spec, const char *src, struct strbuf *dst)
 	return 1;
 }
 
+/* The remote-tracking ref the fetch refspecs of remote map ref to. */
+static int tracking_ref(const char *remote, const char *ref, struct strbuf *out)
+{
+	struct strbuf key = STRBUF_INIT;
+	const char **fetch;
+	size_t n;
+	int found = 0;
+
+	strbuf_addf(&key, "remote.%s.fetch", remote);
+	n = config_get_all(key.buf, &fetch);
+	for (size_t i = 0; i < n && !found; i++)
+		if (fetch[i])
+			found = map_refspec(fetch[i], ref, out);
+	free(fetch);
+	strbuf_release(&key);
+	return found;
+}
+
 const char *branch_upstream(const char *branch, const char **remote, const char **merge)
 {
 	static struct strbuf out = STRBUF_INIT;
@@ -628,6 +646,38 @@ static void load_track(struct ref_item *it)
 	it->behind = behind;
 }
 
+/* :track and :trackshort of %(upstream) and %(push). */
+static void format_track(struct strbuf *out, const struct atom *a, int gone, int ahead, int behind)
+{
+	if (a->trackshort) {
+		if (gone)
+			return;
+		if (!ahead && !behind)
+			strbuf_addch(out, '=');
+		else if (!behind)
+			strbuf_addch(out, '>');
+		else if (!ahead)
+			strbuf_addch(out, '<');
+		else
+			strbuf_addstr(out, "<>");
+		return;
+	}
+	if (gone)
+		strbuf_addstr(out, a->nobracket ? "gone" : "[gone]");
+	else if (ahead || behind) {
+		if (!a->nobracket)
+			strbuf_addch(out, '[');
+		if (ahead && behind)
+			strbuf_addf(out, "ahead %d, behind %d", ahead, behind);
+		else if (ahead)
+			strbuf_addf(out, "ahead %d", ahead);
+		else
+			strbuf_addf(out, "behind %d", behind);
+		if (!a->nobracket)
+			strbuf_addch(out, ']');
+	}
+}
+
 static void format_upstream(struct strbuf *out, struct ref_item *it, const struct atom *a)
 {
 	const char *b;
@@ -644,36 +694,112 @@ static void format_upstream(struct strbuf *out, struct ref_item *it, const struc
 	}
 	if (a->track || a->trackshort) {
 		load_track(it);
-		if (a->trackshort) {
-			if (it->track_state == 2)
-				return;
-			if (!it->ahead && !it->behind)
-				strbuf_addch(out, '=');
-			else if (!it->behind)
-				strbuf_addch(out, '>');
-			else if (!it->ahead)
-				strbuf_addch(out, '<');
-			else
-				strbuf_addstr(out, "<>");
-			return;
-		}
-		if (it->track_state == 2)
-			strbuf_addstr(out, a->nobracket ? "gone" : "[gone]");
-		else if (it->ahead || it->behind) {
-			if (!a->nobracket)
-				strbuf_addch(out, '[');
-			if (it->ahead && it->behind)
-				strbuf_addf(out, "ahead %d, behind %d", it->ahead, it->behind);
-			else if (it->ahead)
-				strbuf_addf(out, "ahead %d", it->ahead);
-			else
-				strbuf_addf(out, "behind %d", it->behind);
-			if (!a->nobracket)
-				strbuf_addch(out, ']');
-		}
+		format_track(out, a, it->track_state == 2, it->ahead, it->behind);
 		return;
 	}
 	format_name(out, it->upstream, a);
+}
+
+/*
+ * git's branch_get_push: the remote-tracking ref a push of branch b would
+ * update, or NULL. The push remote is branch.<b>.pushRemote, else
+ * remote.pushDefault, else branch.<b>.remote (*explicit set for these
+ * three), else origin; its push refspecs decide the destination, else
+ * its mirror setting, else push.default. *dst: the destination when a
+ * push refspec named it (%(push:remoteref)).
+ */
+static const char *branch_push(const char *b, const char **remote, int *explicit,
+			       struct strbuf *dst)
+{
+	static struct strbuf out = STRBUF_INIT;
+	struct strbuf key = STRBUF_INIT, ref = STRBUF_INIT;
+	const char *r = NULL, *mode = NULL, **specs, *ret = NULL;
+	size_t n;
+	int found = 0;
+
+	strbuf_addf(&key, "branch.%s.pushremote", b);
+	if (!config_get(key.buf, &r) || !r) {
+		r = NULL;
+		if (!config_get("remote.pushdefault", &r) || !r) {
+			strbuf_reset(&key);
+			strbuf_addf(&key, "branch.%s.remote", b);
+			if (!config_get(key.buf, &r))
+				r = NULL;
+		}
+	}
+	*explicit = r != NULL;
+	*remote = r ? r : "origin";
+	strbuf_addf(&ref, "refs/heads/%s", b);
+	strbuf_reset(&key);
+	strbuf_addf(&key, "remote.%s.push", *remote);
+	n = config_get_all(key.buf, &specs);
+	for (size_t i = 0; i < n && !found; i++) {
+		/* a refspec without a destination names none here, as in git */
+		if (specs[i])
+			found = map_refspec(specs[i], ref.buf, dst);
+	}
+	free(specs);
+	strbuf_reset(&out);
+	if (n) {
+		if (found && tracking_ref(*remote, dst->buf, &out))
+			ret = out.buf;
+		goto done;
+	}
+	strbuf_reset(&key);
+	strbuf_addf(&key, "remote.%s.mirror", *remote);
+	if (config_get_bool(key.buf, 0)) {
+		ret = tracking_ref(*remote, ref.buf, &out) ? out.buf : NULL;
+		goto done;
+	}
+	if (!config_get("push.default", &mode) || !mode)
+		mode = "simple";
+	if (!strcmp(mode, "matching") || !strcmp(mode, "current")) {
+		ret = tracking_ref(*remote, ref.buf, &out) ? out.buf : NULL;
+	} else if (!strcmp(mode, "upstream") || !strcmp(mode, "tracking")) {
+		const char *up = branch_upstream(b, NULL, NULL);
+		if (up) {
+			strbuf_addstr(&out, up);
+			ret = out.buf;
+		}
+	} else if (strcmp(mode, "nothing")) {
+		/* simple: only where the upstream has the branch's own name */
+		const char *up = branch_upstream(b, NULL, NULL);
+		char *upc = up ? xstrdup(up) : NULL;
+		if (upc && tracking_ref(*remote, ref.buf, &out) && !strcmp(out.buf, upc))
+			ret = out.buf;
+		free(upc);
+	}
+done:
+	strbuf_release(&key);
+	strbuf_release(&ref);
+	return ret;
+}
+
+static void format_push(struct strbuf *out, struct ref_item *it, const struct atom *a)
+{
+	struct strbuf dst = STRBUF_INIT;
+	const char *b, *remote, *push;
+	int explicit;
+
+	if (!skip_prefix(it->refname, "refs/heads/", &b))
+		return;
+	push = branch_push(b, &remote, &explicit, &dst);
+	if (a->remotename) {
+		if (explicit)
+			strbuf_addstr(out, remote);
+	} else if (a->remoteref) {
+		strbuf_addbuf(out, &dst);
+	} else if (push && (a->track || a->trackshort)) {
+		struct object_id oid;
+		size_t ahead = 0, behind = 0;
+		int gone = refs_read(push, &oid) != 0;
+		if (!gone && ref_object_ahead_behind(&it->oid, &oid, &ahead, &behind) < 0)
+			ahead = behind = 0;
+		format_track(out, a, gone, (int)ahead, (int)behind);
+	} else if (push) {
+		format_name(out, push, a);
+	}
+	strbuf_release(&dst);
 }
 
 static void append_value(struct strbuf *out, struct ref_item *it, const struct atom *a)
@@ -699,6 +825,7 @@ static void append_value(struct strbuf *out, struct ref_item *it, const struct a
 		format_upstream(out, it, a);
 		return;
 	case A_PUSH:
+		format_push(out, it, a);
 		return;
 	case A_HEAD:
 		if (it->kind & FILTER_REFS_DETACHED_HEAD)

@@ -83,6 +83,21 @@ do
 	'
 done
 
+test_expect_success '%(push) and its options under every push setting' '
+	cd r &&
+	git branch -q --set-upstream-to=origin/master master &&
+	f="%(refname:short) [%(push)] [%(push:short)] [%(push:remotename)] [%(push:remoteref)] [%(push:track)] [%(push:trackshort)] [%(push:track,nobracket)] [%(push:lstrip=1)]" &&
+	for c in push.default=simple push.default=current push.default=upstream push.default=matching \
+		push.default=nothing push.default=tracking remote.pushDefault=origin \
+		branch.side.pushRemote=origin remote.origin.push=refs/heads/*:refs/heads/pushed/* \
+		remote.origin.push=refs/heads/master remote.origin.push=+refs/heads/master:refs/heads/other \
+		remote.origin.mirror=true remote.pushDefault=nowhere; do
+		compare_git -c $c for-each-ref --format="$f" refs/heads || return 1
+	done &&
+	compare_git for-each-ref --format="$f" refs/heads &&
+	compare_git for-each-ref --format="%(push:bogus)" refs/heads
+'
+
 test_expect_success 'colour: color.ui, TERM and a pager git started' '
 	cd r && f="--format=%(color:red)%(refname)%(color:reset)" &&
 	compare_git -c color.ui=always for-each-ref "$f" &&
