@@ -122,6 +122,23 @@ static int parse_int_arg(const char *s, int *out)
 	return 0;
 }
 
+/* An atom that takes no modifier, or one of ok1 and ok2 (kept in
+ * a->mod); anything else dies with git's message. */
+static void keep_mod(struct atom *a, const char *mod, const char *atom, const char *ok1,
+		     const char *ok2)
+{
+	if (!mod)
+		return;
+	if (!ok1)
+		die("%%(%s) does not take arguments", atom);
+	if (strcmp(mod, ok1) && (!ok2 || strcmp(mod, ok2))) {
+		if (!strcmp(atom, "email"))
+			die("unrecognized email option: %s", mod);
+		die("unrecognized %%(%s) argument: %s", atom, mod);
+	}
+	a->mod = xstrdup(mod);
+}
+
 static void parse_atom(struct atom *a, const char *s, size_t len, int use_color)
 {
 	const char *colon, *mod = NULL;
@@ -212,36 +229,22 @@ found:
 		break;
 	}
 	case A_SUBJECT:
-		if (mod && strcmp(mod, "sanitize"))
-			die("unrecognized %%(subject) argument: %s", mod);
-		if (mod)
-			a->mod = xstrdup(mod);
+		keep_mod(a, mod, "subject", "sanitize", NULL);
 		break;
 	case A_BODY:
-		if (mod)
-			die("%%(body) does not take arguments");
+		keep_mod(a, mod, "body", NULL, NULL);
 		break;
 	case A_OBJECTTYPE:
-		if (mod)
-			die("%%(objecttype) does not take arguments");
+		keep_mod(a, mod, "objecttype", NULL, NULL);
 		break;
 	case A_OBJECTSIZE:
-		if (mod && strcmp(mod, "disk"))
-			die("unrecognized %%(objectsize) argument: %s", mod);
-		if (mod)
-			a->mod = xstrdup(mod);
+		keep_mod(a, mod, "objectsize", "disk", NULL);
 		break;
 	case A_RAW:
-		if (mod && strcmp(mod, "size"))
-			die("unrecognized %%(raw) argument: %s", mod);
-		if (mod)
-			a->mod = xstrdup(mod);
+		keep_mod(a, mod, "raw", "size", NULL);
 		break;
 	case A_COMMITTEREMAIL: case A_AUTHOREMAIL: case A_TAGGEREMAIL:
-		if (mod && strcmp(mod, "trim") && strcmp(mod, "localpart"))
-			die("unrecognized email option: %s", mod);
-		if (mod)
-			a->mod = xstrdup(mod);
+		keep_mod(a, mod, "email", "trim", "localpart");
 		break;
 	case A_REST:
 		if (mod)
@@ -260,8 +263,7 @@ found:
 			a->mod = xstrdup(mod);
 		break;
 	case A_DELTABASE:
-		if (mod)
-			die("%%(deltabase) does not take arguments");
+		keep_mod(a, mod, "deltabase", NULL, NULL);
 		break;
 	case A_COLOR:
 		if (!mod)
