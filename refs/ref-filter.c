@@ -4,6 +4,7 @@
 #include "refs/ref-filter.h"
 #include "refs/ref-object.h"
 #include "lib/config.h"
+#include "lib/trailer.h"
 #include "lib/repo.h"
 #include "lib/worktree.h"
 #include "odb/oid-name.h"
@@ -20,7 +21,7 @@ enum atom_id {
 	A_AUTHOREMAIL, A_AUTHOR, A_TAGGERDATE, A_TAGGERNAME, A_TAGGEREMAIL, A_TAGGER,
 	A_CREATORDATE, A_TREE, A_PARENT, A_TYPE, A_OBJECT, A_TAG,
 	A_WORKTREEPATH, A_COLOR, A_ALIGN, A_IF, A_THEN, A_ELSE, A_END, A_REST,
-	A_NUMPARENT, A_CREATOR, A_RAW, A_DELTABASE,
+	A_NUMPARENT, A_CREATOR, A_RAW, A_DELTABASE, A_TRAILERS,
 };
 
 static const struct { const char *name; enum atom_id id; int needs_obj; } atom_table[] = {
@@ -57,6 +58,7 @@ static const struct { const char *name; enum atom_id id; int needs_obj; } atom_t
 	{ "creator", A_CREATOR, 1 },
 	{ "raw", A_RAW, 1 },
 	{ "deltabase", A_DELTABASE, 1 },
+	{ "trailers", A_TRAILERS, 1 },
 	{ "worktreepath", A_WORKTREEPATH, 0 },
 	{ "color", A_COLOR, 0 },
 	{ "align", A_ALIGN, 0 },
@@ -81,6 +83,7 @@ struct atom {
 	int subject_only, body_only;
 	char *mod;          /* an object atom's modifier, as written */
 	char *arg;          /* color value, if:equals value */
+	struct trailer_opts *trailers;  /* %(trailers), %(contents:trailers) */
 	int if_cmp;         /* 0 plain, 1 equals, 2 notequals */
 	int align_width, align_pos; /* 0 left, 1 right, 2 middle */
 };
@@ -105,6 +108,21 @@ static void atom_release(struct atom *a)
 {
 	free(a->mod);
 	free(a->arg);
+	if (a->trailers) {
+		trailer_opts_release(a->trailers);
+		free(a->trailers);
+	}
+}
+
+/* The options of %(trailers:...), or dies with git's message. */
+static void parse_trailers(struct atom *a, const char *opts)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	a->trailers = xcalloc(1, sizeof(*a->trailers));
+	if (trailer_opts_parse(a->trailers, opts, &err) < 0)
+		die("%s", err.buf);
+	strbuf_release(&err);
 }
 
 static NORETURN void bad_atom(const char *name, size_t len)
@@ -218,6 +236,8 @@ found:
 			a->body_only = 1;
 		else if (mod && !strcmp(mod, "signature"))
 			a->mod = xstrdup(mod);
+		else if (mod && skip_prefix(mod, "trailers", &v) && (!*v || *v == ':'))
+			parse_trailers(a, *v ? v + 1 : NULL);
 		else if (mod && skip_prefix(mod, "lines=", &v)) {
 			char *end;
 			errno = 0;
@@ -225,7 +245,7 @@ found:
 				die("positive value expected contents:lines=%s", v);
 			a->mod = xstrdup(mod);
 		} else if (mod)
-			die("unrecognized %%(%s) argument: %s", full, mod);
+			die("unrecognized %%(contents) argument: %s", mod);
 		break;
 	}
 	case A_SUBJECT:
@@ -264,6 +284,9 @@ found:
 		break;
 	case A_DELTABASE:
 		keep_mod(a, mod, "deltabase", NULL, NULL);
+		break;
+	case A_TRAILERS:
+		parse_trailers(a, mod);
 		break;
 	case A_COLOR:
 		if (!mod)
@@ -857,6 +880,9 @@ static void append_value(struct strbuf *out, struct ref_item *it, const struct a
 	case A_COLOR:
 		ref_object_color(out, a->arg);
 		return;
+	case A_TRAILERS:
+		ref_object_trailers(out, it, a->deref, a->trailers);
+		return;
 	case A_TREE: case A_PARENT:
 		ref_object_value(out, it, a->id == A_TREE ? "tree" : "parent",
 				 a->shorten ? (a->abbrev ? a->abbrev : -1) : 0, a->deref, NULL);
@@ -866,6 +892,10 @@ static void append_value(struct strbuf *out, struct ref_item *it, const struct a
 		for (size_t i = 0; i < ARRAY_SIZE(atom_table); i++)
 			if (atom_table[i].id == a->id)
 				name = atom_table[i].name;
+		if (a->id == A_CONTENTS && a->trailers) {
+			ref_object_trailers(out, it, a->deref, a->trailers);
+			return;
+		}
 		if (a->id == A_CONTENTS && a->subject_only)
 			name = "subject";
 		else if (a->id == A_CONTENTS && a->body_only)

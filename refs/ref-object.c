@@ -4,6 +4,7 @@
 #include "odb/object.h"
 #include "odb/commit-walk.h"
 #include "lib/date.h"
+#include "lib/trailer.h"
 #include "odb/odb.h"
 #include <ctype.h>
 
@@ -271,6 +272,55 @@ static void sanitize_subject(struct strbuf *out, const char *p, size_t len)
 		strbuf_setlen(out, out->len - 1);
 }
 
+/* The ref's object, or with deref the one its tags peel to: -1 if there
+ * is none to peel to. */
+static int object_of(struct ref_item *it, int deref, const char **buf, size_t *len, int *type,
+		     const struct object_id **oid)
+{
+	if (deref) {
+		if (!load_peeled(it))
+			return -1;
+		*buf = it->pbuf;
+		*len = it->psize;
+		*type = it->ptype;
+		if (oid)
+			*oid = &it->peeled;
+		return 0;
+	}
+	load(it);
+	*buf = it->buf;
+	*len = it->size;
+	*type = it->type;
+	if (oid)
+		*oid = &it->oid;
+	return 0;
+}
+
+void ref_object_trailers(struct strbuf *out, struct ref_item *it, int deref,
+			 const struct trailer_opts *o)
+{
+	const char *buf, *msg;
+	size_t len, mlen;
+	int type;
+
+	if (object_of(it, deref, &buf, &len, &type, NULL) < 0 ||
+	    (type != OBJ_COMMIT && type != OBJ_TAG))
+		return;
+	/* from the subject on, signature included, as git reads it */
+	msg = message_of(buf, len, &mlen);
+	while (mlen && *msg == '\n') {
+		msg++;
+		mlen--;
+	}
+	{
+		/* git's values are C strings: a NUL (a separator of %x00)
+		 * ends this one */
+		size_t start = out->len;
+		trailer_format(out, msg, mlen, o);
+		strbuf_setlen(out, start + strnlen(out->buf + start, out->len - start));
+	}
+}
+
 void ref_object_value(struct strbuf *out, struct ref_item *it, const char *atom,
 		      int abbrev, int deref, const char *mod)
 {
@@ -279,20 +329,8 @@ void ref_object_value(struct strbuf *out, struct ref_item *it, const char *atom,
 	int type;
 	const struct object_id *oid;
 
-	if (deref) {
-		if (!load_peeled(it))
-			return;
-		buf = it->pbuf;
-		len = it->psize;
-		type = it->ptype;
-		oid = &it->peeled;
-	} else {
-		load(it);
-		buf = it->buf;
-		len = it->size;
-		type = it->type;
-		oid = &it->oid;
-	}
+	if (object_of(it, deref, &buf, &len, &type, &oid) < 0)
+		return;
 	if (!strcmp(atom, "objectname")) {
 		if (abbrev)
 			ref_object_abbrev(out, oid, abbrev < 0 ? 0 : abbrev);

@@ -7,6 +7,10 @@
 #include "refs/ref-filter.h"
 
 /* Value of an object atom by name ("subject", "committerdate", ...). */
+struct trailer_opts;
+/* The trailers of the (peeled, with deref) object's message. */
+void ref_object_trailers(struct strbuf *out, struct ref_item *it, int deref,
+			 const struct trailer_opts *o);
 void ref_object_value(struct strbuf *out, struct ref_item *it, const char *atom,
 		      int abbrev, int deref, const char *mod);
 /* Drop the item's hold on the objects it read (before freeing it). */

@@ -98,6 +98,39 @@ test_expect_success '%(push) and its options under every push setting' '
 	compare_git for-each-ref --format="%(push:bogus)" refs/heads
 '
 
+test_expect_success 'setup: messages with and without trailer blocks' '
+	git init -q trl && cd trl && n=0 &&
+	for m in "Subject\n\nBody\n\nSigned-off-by: A <a@x>\nReviewed-by: B <b@x>\n" \
+		"Subject\n\nBody\n\nSigned-off-by: A <a@x>\nnot a trailer\nReviewed-by: B\n  continued line\n" \
+		"Subject only\n" "Subject\n\nKey: value\n" "Subject\n\nBody\n\nrandom text\nmore text\nKey: v\n" \
+		"Subject\n\nBody\n\nFixes: 123\n---\nKey: after divider\n" \
+		"Subject\n\nBody\n\nFoo: bar\nFoo-Bar : baz\n# comment\n\n" "Subject\nKey: in title\n" \
+		"Subject\n\n(cherry picked from commit abc)\nLine one\nLine two\nLine three\n" \
+		"Subject\n\nBody\n\nHelped-by: X\n   multi\n   line  \nAcked-by: Y\n" \
+		"Subject\n\nKey:value\nkey: Value2\nKEY : v3\n" "Subject\n\n    \nKey: x\n" \
+		"Subject\n\nBody\n\nSigned-off-by: A\n# ------------------------ >8 ------------------------\nKey: after\n"; do
+		n=$((n + 1)) && printf "$m" >msg &&
+		git commit -q --allow-empty --cleanup=verbatim -F msg && git branch "c$n" || return 1
+	done &&
+	printf "object %s\ntype commit\ntag t\ntagger T <t@x> 1500000000 +0000\n\nS\n\nAcked-by: Z\n-----BEGIN PGP SIGNATURE-----\nx\n-----END PGP SIGNATURE-----\n" \
+		$(git rev-parse HEAD) | git hash-object -t tag -w --stdin >id &&
+	git update-ref refs/tags/t $(cat id)
+'
+
+for f in "%(trailers)" "%(trailers:only)" "%(trailers:unfold)" "%(trailers:only,unfold)" \
+	"%(trailers:key=Signed-off-by)" "%(trailers:key=key)" "%(trailers:key=Key:,valueonly)" \
+	"%(trailers:key=Foo,keyonly)" "%(trailers:separator=%x2C )" \
+	"%(trailers:separator=|,key_value_separator==)" "%(trailers:only=no)" "%(trailers:only=bogus)" \
+	"%(trailers:only=bogus,unfold)" "%(trailers:bogus)" "%(trailers:key)" "%(trailers:key=)" \
+	"%(trailers:,only,)" "%(trailers:only,)" "%(contents:trailers)" "%(contents:trailers:only)" \
+	"%(contents:trailersx)" "%(trailers:valueonly,separator=%n)" "%(trailers:unfold,separator=%x00)" \
+	"%(trailers:)" "%(trailers:separator=%%x%z%x4)" "%(*trailers)"
+do
+	test_expect_success "for-each-ref --format=$f" '
+		cd trl && compare_git for-each-ref --format="[$f]"
+	'
+done
+
 test_expect_success 'colour: color.ui, TERM and a pager git started' '
 	cd r && f="--format=%(color:red)%(refname)%(color:reset)" &&
 	compare_git -c color.ui=always for-each-ref "$f" &&

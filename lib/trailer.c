@@ -1,0 +1,361 @@
+/* trailer.c: the trailer block of a message, by git's rules. */
+#include "lib/util.h"
+#include "lib/trailer.h"
+#include "lib/config.h"
+#include "lib/hex.h"
+#include <ctype.h>
+#include <strings.h>
+
+/* The lines git itself writes, which make a block count as trailers
+ * even among other lines. */
+static const char *const generated[] = { "Signed-off-by: ", "(cherry picked from commit " };
+
+/* Where "token:" ends (the separator), or -1: the token is letters,
+ * digits and '-', and may be followed by blanks before the ':'. */
+static ssize_t separator_at(const char *p, const char *end)
+{
+	int blank = 0;
+	for (const char *c = p; c < end && *c != '\n'; c++) {
+		if (*c == ':')
+			return c - p;
+		if (!blank && (isalnum((unsigned char)*c) || *c == '-'))
+			continue;
+		if (c != p && (*c == ' ' || *c == '\t')) {
+			blank = 1;
+			continue;
+		}
+		break;
+	}
+	return -1;
+}
+
+static const char *line_end(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	return nl ? nl + 1 : end;
+}
+
+static int blank_line(const char *p, const char *end)
+{
+	for (; p < end && *p != '\n'; p++)
+		if (!isspace((unsigned char)*p))
+			return 0;
+	return 1;
+}
+
+/* The message as far as trailers go: before the scissors line, and
+ * any comment or blank lines (and an old "Conflicts:" block) at its end. */
+static size_t message_end(const char *msg, size_t len)
+{
+	static const char scissors[] = "# ------------------------ >8 ------------------------\n";
+	size_t cut = len, bol, boc = 0;
+	int conflicts = 0;
+
+	/* (git's ref-filter reads trailers with no "---" divider) */
+	for (const char *p = msg; p < msg + len; p = line_end(p, msg + len))
+		if ((p == msg || p[-1] == '\n') && (size_t)(msg + len - p) >= sizeof(scissors) - 1 &&
+		    !memcmp(p, scissors, sizeof(scissors) - 1)) {
+			cut = (size_t)(p - msg);
+			break;
+		}
+	for (bol = 0; bol < cut; bol = (size_t)(line_end(msg + bol, msg + len) - msg)) {
+		const char *p = msg + bol;
+		if (*p == '#' || *p == '\n') {
+			if (!boc)
+				boc = bol;
+		} else if ((size_t)(msg + len - p) >= 11 && !memcmp(p, "Conflicts:\n", 11)) {
+			conflicts = 1;
+			if (!boc)
+				boc = bol;
+		} else if (conflicts && *p == '\t') {
+			;
+		} else if (boc) {
+			boc = 0;
+			conflicts = 0;
+		}
+	}
+	return boc ? boc : cut;
+}
+
+/* The start of the last line before position at (which starts a line). */
+static size_t line_before(const char *msg, size_t at)
+{
+	size_t i = at ? at - 1 : 0;
+	while (i > 0 && msg[i - 1] != '\n')
+		i--;
+	return i;
+}
+
+/*
+ * Where the trailer block starts, or len when there is none: the last
+ * paragraph after the title, if all its lines are trailers, or if one
+ * is a line git writes and at least a quarter are trailers (continuation
+ * lines counting with the line they continue).
+ */
+static size_t block_start(const char *msg, size_t len)
+{
+	const char *p = msg, *end = msg + len;
+	size_t title_end, l;
+	int only_blank = 1, git_line = 0, trailers = 0, others = 0, cont = 0;
+
+	while (p < end && (*p == '#' || !blank_line(p, end)))
+		p = line_end(p, end);
+	title_end = (size_t)(p - msg);
+	if (!len)
+		return len;
+	for (l = line_before(msg, len); ; l = line_before(msg, l)) {
+		const char *bol = msg + l;
+		int is_generated = 0;
+		if (l < title_end)
+			break;
+		if (*bol == '#') {
+			others += cont;
+			cont = 0;
+		} else if (blank_line(bol, end)) {
+			if (!only_blank) {
+				others += cont;
+				if ((git_line && trailers * 3 >= others) || (trailers && !others))
+					return (size_t)(line_end(bol, end) - msg);
+				return len;
+			}
+		} else {
+			only_blank = 0;
+			for (size_t i = 0; i < ARRAY_SIZE(generated); i++)
+				if (!strncmp(bol, generated[i], strlen(generated[i])))
+					is_generated = 1;
+			if (is_generated) {
+				trailers++;
+				cont = 0;
+				git_line = 1;
+			} else if (separator_at(bol, end) >= 1 && !isspace((unsigned char)*bol)) {
+				trailers++;
+				cont = 0;
+			} else if (isspace((unsigned char)*bol)) {
+				cont++;
+			} else {
+				others += 1 + cont;
+				cont = 0;
+			}
+		}
+		if (!l)
+			break;
+	}
+	return len;
+}
+
+/* %xNN and %n in a separator, as git expands them. */
+static void expand_literal(struct strbuf *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] != '%' || i + 1 >= n) {
+			strbuf_addch(out, s[i]);
+			continue;
+		}
+		if (s[i + 1] == '%') {
+			strbuf_addch(out, '%');
+			i++;
+		} else if (s[i + 1] == 'n') {
+			strbuf_addch(out, '\n');
+			i++;
+		} else if (s[i + 1] == 'x' && i + 3 < n && isxdigit((unsigned char)s[i + 2]) &&
+			   isxdigit((unsigned char)s[i + 3])) {
+			strbuf_addch(out, hexval(s[i + 2]) << 4 | hexval(s[i + 3]));
+			i += 3;
+		} else {
+			strbuf_addch(out, '%');
+		}
+	}
+}
+
+/* One option word at *p: name, with "=value" when value is wanted
+ * (or allowed). 1 when it matched (*p then past it), else 0. */
+static int option(const char **p, const char *name, const char **val, size_t *vlen)
+{
+	const char *q;
+	if (!skip_prefix(*p, name, &q))
+		return 0;
+	if (val) {
+		*val = NULL;
+		*vlen = 0;
+		if (*q == '=') {
+			*val = q + 1;
+			*vlen = strcspn(*val, ",");
+			q = *val + *vlen;
+		}
+	}
+	if (*q && *q != ',')
+		return 0;
+	*p = *q ? q + 1 : q;
+	return 1;
+}
+
+/* A word that is not a boolean is consumed all the same, as git
+ * consumes it: what follows is then taken for the next option. */
+static int bool_option(const char **p, const char *name, int *flag)
+{
+	const char *val;
+	size_t n;
+	char *v;
+	int b;
+	if (!option(p, name, &val, &n))
+		return 0;
+	if (!val) {
+		*flag = 1;
+		return 1;
+	}
+	v = xstrndup(val, n);
+	b = config_maybe_bool(v);
+	free(v);
+	if (b < 0)
+		return 0;
+	*flag = b;
+	return 1;
+}
+
+int trailer_opts_parse(struct trailer_opts *o, const char *opts, struct strbuf *err)
+{
+	const char *p = opts ? opts : "";
+
+	memset(o, 0, sizeof(*o));
+	strbuf_init(&o->sep_buf, 0);
+	strbuf_init(&o->kv_buf, 0);
+	while (*p) {
+		const char *val;
+		size_t n;
+		if (bool_option(&p, "only", &o->only) || bool_option(&p, "unfold", &o->unfold) ||
+		    bool_option(&p, "keyonly", &o->key_only) ||
+		    bool_option(&p, "valueonly", &o->value_only))
+			continue;
+		if (option(&p, "key", &val, &n)) {
+			if (!val) {
+				strbuf_addstr(err, "expected %(trailers:key=<value>)");
+				return -1;
+			}
+			if (n && val[n - 1] == ':')
+				n--;
+			o->keys = xrealloc(o->keys, (o->nkeys + 1) * sizeof(*o->keys));
+			o->keys[o->nkeys++] = xstrndup(val, n);
+			o->only = 1;
+		} else if (option(&p, "separator", &val, &n)) {
+			strbuf_reset(&o->sep_buf);
+			expand_literal(&o->sep_buf, val ? val : "", n);
+			o->separator = &o->sep_buf;
+		} else if (option(&p, "key_value_separator", &val, &n)) {
+			strbuf_reset(&o->kv_buf);
+			expand_literal(&o->kv_buf, val ? val : "", n);
+			o->kv_separator = &o->kv_buf;
+		} else {
+			strbuf_addf(err, "unknown %%(trailers) argument: %.*s", (int)strcspn(p, ","), p);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void trailer_opts_release(struct trailer_opts *o)
+{
+	for (size_t i = 0; i < o->nkeys; i++)
+		free(o->keys[i]);
+	free(o->keys);
+	strbuf_release(&o->sep_buf);
+	strbuf_release(&o->kv_buf);
+}
+
+static int wanted(const struct trailer_opts *o, const char *key, size_t n)
+{
+	if (!o->nkeys)
+		return 1;
+	for (size_t i = 0; i < o->nkeys; i++)
+		if (strlen(o->keys[i]) == n && !strncasecmp(o->keys[i], key, n))
+			return 1;
+	return 0;
+}
+
+/* Leading and trailing white space off s[0..*n). */
+static const char *trim(const char *s, size_t *n)
+{
+	while (*n && isspace((unsigned char)*s)) {
+		s++;
+		(*n)--;
+	}
+	while (*n && isspace((unsigned char)s[*n - 1]))
+		(*n)--;
+	return s;
+}
+
+static void one_trailer(struct strbuf *out, const char *t, size_t tn, const struct trailer_opts *o,
+			size_t origin)
+{
+	ssize_t sep = separator_at(t, t + tn);
+	struct strbuf val = STRBUF_INIT;
+	size_t kn, vn;
+	const char *k, *v;
+
+	if (sep < 1) {
+		if (o->only)
+			return;
+		if (o->separator && out->len != origin)
+			strbuf_addbuf(out, o->separator);
+		strbuf_add(out, t, tn);
+		if (o->separator)
+			strbuf_rtrim(out);
+		return;
+	}
+	kn = (size_t)sep;
+	k = trim(t, &kn);
+	vn = tn - (size_t)sep - 1;
+	v = trim(t + sep + 1, &vn);
+	if (!wanted(o, k, kn))
+		return;
+	if (o->unfold) {
+		/* a line break and the blanks after it: one space */
+		for (size_t i = 0; i < vn; i++) {
+			if (v[i] == '\n') {
+				while (i + 1 < vn && isspace((unsigned char)v[i + 1]))
+					i++;
+				strbuf_addch(&val, ' ');
+			} else {
+				strbuf_addch(&val, v[i]);
+			}
+		}
+		strbuf_trim(&val);
+	} else {
+		strbuf_add(&val, v, vn);
+	}
+	if (o->separator && out->len != origin)
+		strbuf_addbuf(out, o->separator);
+	if (!o->value_only)
+		strbuf_add(out, k, kn);
+	if (!o->key_only && !o->value_only) {
+		if (o->kv_separator)
+			strbuf_addbuf(out, o->kv_separator);
+		else
+			strbuf_addstr(out, ": ");
+	}
+	if (!o->key_only)
+		strbuf_addbuf(out, &val);
+	if (!o->separator)
+		strbuf_addch(out, '\n');
+	strbuf_release(&val);
+}
+
+void trailer_format(struct strbuf *out, const char *msg, size_t len, const struct trailer_opts *o)
+{
+	size_t end = message_end(msg, len), start = block_start(msg, end), origin = out->len;
+	const char *p = msg + start, *e = msg + end;
+
+	if (!o->only && !o->unfold && !o->separator && !o->kv_separator && !o->key_only &&
+	    !o->value_only && !o->nkeys) {
+		strbuf_add(out, p, (size_t)(e - p));
+		return;
+	}
+	/* a line starting with white space continues the trailer before it */
+	while (p < e) {
+		const char *q = line_end(p, e);
+		if (separator_at(p, e) >= 1)
+			while (q < e && isspace((unsigned char)*q) && *q != '\n')
+				q = line_end(q, e);
+		one_trailer(out, p, (size_t)(q - p), o, origin);
+		p = q;
+	}
+}
