@@ -480,6 +480,13 @@ int ref_format_needs_object(const struct ref_format *f)
 void ref_format_set_quote(struct ref_format *f, int style)
 {
 	f->quote = style;
+	/* git cannot quote raw bytes for these */
+	if (style & (QUOTE_SHELL | QUOTE_PYTHON | QUOTE_TCL))
+		for (size_t i = 0; i < f->nr; i++)
+			if (f->toks[i].type == T_ATOM && f->toks[i].atom.id == A_RAW &&
+			    !f->toks[i].atom.mod)
+				die("--format=%sraw cannot be used with --python, --shell, --tcl",
+				    f->toks[i].atom.deref ? "*" : "");
 }
 
 /* --- values --- */

@@ -37,7 +37,8 @@ for args in "" "refs/heads" "refs/heads/" "refs/tags/a*" "refs/heads refs/tags" 
 	"--format=%(if)x" "--format=%(objectname:bogus)" "--format=%(color:red)x%(color:reset)" \
 	"--color=always --format=%(color:bold)%(color:red)%(refname)%(color:reset)" \
 	"--shell --format=%(refname)" "--perl --format=%(refname)" "--python --format=%(subject)" \
-	"--tcl --format=%(subject)" "-s -p" \
+	"--tcl --format=%(subject)" "-s -p" "--shell --format=%(raw)" "--python --format=%(*raw)" \
+	"--perl --format=%(raw)" "--tcl --format=x%(raw:size)" \
 	"--points-at HEAD" "--points-at one" "--points-at ann" "--contains one" "--contains" \
 	"--no-contains two" "--merged" "--merged one" "--no-merged" "--no-merged=one" \
 	"--contains one --no-merged" "--ignore-case refs/HEADS" "--bogus" "-h" \
