@@ -834,8 +834,17 @@ static void format_push(struct strbuf *out, struct ref_item *it, const struct at
 	strbuf_release(&dst);
 }
 
+/* git's values are C strings, %(raw)'s apart: a NUL in a message (or
+ * a trailer separator of %x00) ends the value there. */
+static void end_at_nul(struct strbuf *out, size_t start)
+{
+	strbuf_setlen(out, start + strnlen(out->buf + start, out->len - start));
+}
+
 static void append_value(struct strbuf *out, struct ref_item *it, const struct atom *a)
 {
+	size_t start = out->len;
+
 	switch (a->id) {
 	case A_REFNAME:
 		if (it->kind & FILTER_REFS_DETACHED_HEAD)
@@ -889,6 +898,7 @@ static void append_value(struct strbuf *out, struct ref_item *it, const struct a
 		return;
 	case A_TRAILERS:
 		ref_object_trailers(out, it, a->deref, a->trailers);
+		end_at_nul(out, start);
 		return;
 	case A_TREE: case A_PARENT:
 		ref_object_value(out, it, a->id == A_TREE ? "tree" : "parent",
@@ -901,6 +911,7 @@ static void append_value(struct strbuf *out, struct ref_item *it, const struct a
 				name = atom_table[i].name;
 		if (a->id == A_CONTENTS && a->trailers) {
 			ref_object_trailers(out, it, a->deref, a->trailers);
+			end_at_nul(out, start);
 			return;
 		}
 		if (a->id == A_CONTENTS && a->subject_only)
@@ -908,6 +919,8 @@ static void append_value(struct strbuf *out, struct ref_item *it, const struct a
 		else if (a->id == A_CONTENTS && a->body_only)
 			name = "contents:body";
 		ref_object_value(out, it, name, 0, a->deref, a->mod);
+		if (a->id != A_RAW)
+			end_at_nul(out, start);
 		return;
 	}
 	}

@@ -306,19 +306,14 @@ void ref_object_trailers(struct strbuf *out, struct ref_item *it, int deref,
 	if (object_of(it, deref, &buf, &len, &type, NULL) < 0 ||
 	    (type != OBJ_COMMIT && type != OBJ_TAG))
 		return;
+	len = strnlen(buf, len);   /* a C string, as git reads it */
 	/* from the subject on, signature included, as git reads it */
 	msg = message_of(buf, len, &mlen);
 	while (mlen && *msg == '\n') {
 		msg++;
 		mlen--;
 	}
-	{
-		/* git's values are C strings: a NUL (a separator of %x00)
-		 * ends this one */
-		size_t start = out->len;
-		trailer_format(out, msg, mlen, o);
-		strbuf_setlen(out, start + strnlen(out->buf + start, out->len - start));
-	}
+	trailer_format(out, msg, mlen, o);
 }
 
 void ref_object_value(struct strbuf *out, struct ref_item *it, const char *atom,
@@ -366,6 +361,8 @@ void ref_object_value(struct strbuf *out, struct ref_item *it, const char *atom,
 	}
 	if (type != OBJ_COMMIT && type != OBJ_TAG)
 		return;
+	/* git reads headers and messages as C strings */
+	len = strnlen(buf, len);
 	if (!strcmp(atom, "numparent") || !strcmp(atom, "creator")) {
 		if (!strcmp(atom, "creator")) {
 			if (find_header(buf, len, type == OBJ_TAG ? "tagger" : "committer", &v, &vlen))

@@ -115,7 +115,18 @@ test_expect_success 'setup: messages with and without trailer blocks' '
 	done &&
 	printf "object %s\ntype commit\ntag t\ntagger T <t@x> 1500000000 +0000\n\nS\n\nAcked-by: Z\n-----BEGIN PGP SIGNATURE-----\nx\n-----END PGP SIGNATURE-----\n" \
 		$(git rev-parse HEAD) | git hash-object -t tag -w --stdin >id &&
-	git update-ref refs/tags/t $(cat id)
+	git update-ref refs/tags/t $(cat id) &&
+	printf "tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\nauthor A <a@x> 1500000000 +0000\ncommitter C <c@x> 1500000000 +0000\n\nSub\0ject\n\nBo\0dy\nKey: v\0al\n" |
+		git hash-object -t commit -w --stdin --literally >id &&
+	git update-ref refs/heads/nul $(cat id)
+'
+
+test_expect_success 'a NUL in a message ends a value there, as git reads C strings' '
+	cd trl &&
+	for f in "%(subject)" "%(body)" "%(contents)" "%(contents:body)" "%(contents:lines=3)" \
+		"%(subject:sanitize)" "%(raw)" "%(raw:size)" "%(objectsize)"; do
+		compare_git for-each-ref --format="[$f]" refs/heads/nul || return 1
+	done
 '
 
 for f in "%(trailers)" "%(trailers:only)" "%(trailers:unfold)" "%(trailers:only,unfold)" \
