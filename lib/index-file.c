@@ -85,3 +85,82 @@ int index_write(const char *path, struct index_entry *e, size_t nr)
 	strbuf_release(&sb);
 	return 0;
 }
+
+int index_reader_init(struct index_reader *r, const void *buf, size_t len)
+{
+	const unsigned char *b = buf;
+
+	if (len < 12 + RAW_SZ || memcmp(b, "DIRC", 4))
+		return -1;
+	r->version = get_be32(b + 4);
+	if (r->version < 2 || r->version > 4)
+		return -1;
+	r->left = get_be32(b + 8);
+	r->p = b + 12;
+	r->end = b + len - RAW_SZ;
+	strbuf_init(&r->path, 0);
+	return 0;
+}
+
+int index_reader_next(struct index_reader *r, struct index_entry_ref *e)
+{
+	const unsigned char *start = r->p, *name, *nul;
+	size_t fixed = 62;
+	unsigned flags;
+
+	if (!r->left)
+		return 0;
+	if ((size_t)(r->end - start) < fixed)
+		return -1;
+	flags = (unsigned)start[60] << 8 | start[61];
+	if (r->version >= 3 && (flags & 0x4000))
+		fixed += 2;   /* extended flags */
+	if ((size_t)(r->end - start) < fixed)
+		return -1;
+	name = start + fixed;
+	if (r->version == 4) {
+		/* prefix compression: drop N bytes of the previous path */
+		size_t strip = 0;
+		unsigned char c;
+		do {
+			if (name >= r->end)
+				return -1;
+			c = *name++;
+			strip = (strip << 7) | (c & 127);
+			if (c & 128)
+				strip++;
+		} while (c & 128);
+		nul = memchr(name, 0, (size_t)(r->end - name));
+		if (!nul || strip > r->path.len)
+			return -1;
+		strbuf_setlen(&r->path, r->path.len - strip);
+		strbuf_add(&r->path, name, (size_t)(nul - name));
+		r->p = nul + 1;
+	} else {
+		size_t len;
+		nul = memchr(name, 0, (size_t)(r->end - name));
+		if (!nul)
+			return -1;
+		/* the length in the flags, unless it is too long for them */
+		len = (flags & 0xfff) < 0xfff ? (flags & 0xfff) : (size_t)(nul - name);
+		strbuf_reset(&r->path);
+		strbuf_add(&r->path, name, len < (size_t)(nul - name) ? len : (size_t)(nul - name));
+		/* 1 to 8 NULs pad the entry to a multiple of 8 bytes */
+		r->p = start + ((fixed + len + 8) & ~(size_t)7);
+		if (r->p > r->end)
+			return -1;
+	}
+	e->raw = start;
+	e->mode = get_be32(start + 24);
+	memcpy(e->oid.hash, start + 40, RAW_SZ);
+	e->stage = (flags >> 12) & 3;
+	e->path = r->path.buf;
+	e->path_len = r->path.len;
+	r->left--;
+	return 1;
+}
+
+void index_reader_release(struct index_reader *r)
+{
+	strbuf_release(&r->path);
+}

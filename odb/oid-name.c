@@ -3,6 +3,7 @@
  * the right, so "A~2^2" is "(A~2)^2"; the ':' of <rev>:<path> is the first
  * one outside braces, so "HEAD^{/a:b}:x" works. */
 #include "odb/oid-name.h"
+#include "lib/index-file.h"
 #include "odb/commit-walk.h"
 #include "refs/refs.h"
 #include "lib/repo.h"
@@ -935,86 +936,35 @@ struct index_hit {
 static int index_find(const char *path, size_t len, int stage, struct index_hit *hit)
 {
 	const char *file = getenv("GIT_INDEX_FILE");
-	struct strbuf sb = STRBUF_INIT, prev = STRBUF_INIT;
-	const unsigned char *p, *end;
-	uint32_t version, nr;
-	int ret = -1;
+	struct strbuf sb = STRBUF_INIT;
+	struct index_reader r;
+	struct index_entry_ref e;
+	int got = -1;
 
 	memset(hit, 0, sizeof(*hit));
 	if (strbuf_read_file(&sb, file ? file : git_path("index"), 4096) < 0)
 		return -1;
-	p = (const unsigned char *)sb.buf;
-	end = p + sb.len;
-	if (sb.len < 12 + RAW_SZ || memcmp(p, "DIRC", 4))
-		goto out;
-	version = get_be32(p + 4);
-	nr = get_be32(p + 8);
-	if (version < 2 || version > 4)
-		goto out;
-	end -= RAW_SZ;
-	p += 12;
-	for (uint32_t i = 0; i < nr; i++) {
-		const unsigned char *start = p, *name, *nul;
-		unsigned flags, ce_stage;
-		size_t fixed = 62, name_len;
-		if ((size_t)(end - p) < fixed)
-			goto out;
-		flags = (unsigned)p[60] << 8 | p[61];
-		if (version >= 3 && (flags & 0x4000))
-			fixed += 2;
-		if ((size_t)(end - p) < fixed + 1)
-			goto out;
-		ce_stage = (flags >> 12) & 3;
-		name = p + fixed;
-		if (version == 4) {
-			/* Prefix compression: drop N bytes of the previous name. */
-			size_t strip = 0;
-			unsigned char c;
-			do {
-				if (name >= end)
-					goto out;
-				c = *name++;
-				strip = (strip << 7) | (c & 127);
-				if (c & 128)
-					strip++;
-			} while (c & 128);
-			if (strip > prev.len)
-				goto out;
-			nul = memchr(name, 0, end - name);
-			if (!nul)
-				goto out;
-			strbuf_setlen(&prev, prev.len - strip);
-			strbuf_add(&prev, name, nul - name);
-			p = nul + 1;
-		} else {
-			nul = memchr(name, 0, end - name);
-			if (!nul)
-				goto out;
-			strbuf_reset(&prev);
-			strbuf_add(&prev, name, nul - name);
-			/* entries are padded with NULs to a multiple of 8 */
-			p = start + ((nul - start + 8) & ~(size_t)7);
-			if (p > end)
-				goto out;
+	if (index_reader_init(&r, sb.buf, sb.len) < 0) {
+		strbuf_release(&sb);
+		return -1;
+	}
+	while ((got = index_reader_next(&r, &e)) > 0) {
+		if (e.path_len != len || memcmp(e.path, path, len))
+			continue;
+		if ((int)e.stage == stage) {
+			oidcpy(&hit->oid, &e.oid);
+			hit->found = 1;
+			got = 0;
+			break;
 		}
-		name_len = prev.len;
-		if (name_len == len && !memcmp(prev.buf, path, len)) {
-			if ((int)ce_stage == stage) {
-				memcpy(hit->oid.hash, start + 40, RAW_SZ);
-				hit->found = 1;
-				break;
-			}
-			if (!hit->found) {
-				hit->found = 2;
-				hit->stage = ce_stage;
-			}
+		if (!hit->found) {
+			hit->found = 2;
+			hit->stage = e.stage;
 		}
 	}
-	ret = 0;
-out:
+	index_reader_release(&r);
 	strbuf_release(&sb);
-	strbuf_release(&prev);
-	return ret;
+	return got < 0 ? -1 : 0;
 }
 
 static int collect_ref(const struct ref_entry *ref, void *data)

@@ -149,4 +149,16 @@ test_expect_success 'usage and bad options like git' '
 	cd repo && compare_git fsck --no-such-option && compare_git fsck -h
 '
 
+test_expect_success 'blobs only in the index are roots, in index versions 2, 3 and 4' '
+	git init -q staged && cd staged && test_commit one &&
+	mkdir -p a/b && echo s1 >a/b/staged1 && echo s2 >staged2 && git add a staged2 &&
+	echo new >ita && git add -N ita &&
+	for v in 2 3 4; do
+		git update-index --index-version $v &&
+		compare_git -s fsck && compare_git -s fsck --unreachable --cache || return 1
+	done &&
+	rm -f .git/objects/$(git rev-parse :staged2 | sed "s|^..|&/|") &&
+	compare_git -s fsck
+'
+
 test_done

@@ -1,6 +1,7 @@
 /* index.c: the index's entries and its cache tree as roots. */
 #include "builtin/fsck/fsck.h"
 #include "lib/repo.h"
+#include "lib/index-file.h"
 #include "sha1/object-hash.h"
 
 /* Index entries (v2, v3, v4) are roots too: their ids are read before
@@ -20,79 +21,35 @@ static int have_cache_tree;
 void index_read(void)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct index_reader r;
+	struct index_entry_ref e;
 	const unsigned char *p, *end;
-	uint32_t version, n;
-	struct strbuf prev = STRBUF_INIT;
+	int got;
 
 	if (!repo_worktree())
 		return;
 	if (strbuf_read_file(&sb, git_path("index"), 0) < 0)
 		return;
-	p = (const unsigned char *)sb.buf;
-	end = p + sb.len;
-	if (sb.len < 12 + RAW_SZ || memcmp(p, "DIRC", 4)) {
+	if (index_reader_init(&r, sb.buf, sb.len) < 0) {
 		strbuf_release(&sb);
 		return;
 	}
 	{
 		unsigned char h[RAW_SZ];
 		sha1_buf(h, sb.buf, sb.len - RAW_SZ);
-		if (memcmp(h, end - RAW_SZ, RAW_SZ))
+		if (memcmp(h, sb.buf + sb.len - RAW_SZ, RAW_SZ))
 			die("index file corrupt");
 	}
-	version = get_be32(p + 4);
-	n = get_be32(p + 8);
-	p += 12;
-	end -= RAW_SZ;
-	for (uint32_t i = 0; i < n; i++) {
-		const unsigned char *e = p;
-		unsigned flags, mode, namelen;
-		struct object_id oid;
-		size_t fixed = 62;
-		if (end - p < 62)
-			break;
-		mode = get_be32(e + 24);
-		memcpy(oid.hash, e + 40, RAW_SZ);
-		flags = (unsigned)e[60] << 8 | e[61];
-		if (flags & 0x4000 && version >= 3)
-			fixed += 2;
-		namelen = flags & 0xfff;
-		p = e + fixed;
-		if (version == 4) {
-			uint64_t strip = 0;
-			unsigned char c;
-			const unsigned char *nul;
-			do {
-				if (p >= end)
-					goto out;
-				c = *p++;
-				strip = (strip << 7) | (c & 0x7f);
-				if (c & 0x80)
-					strip++;
-			} while (c & 0x80);
-			nul = memchr(p, 0, end - p);
-			if (!nul || strip > prev.len)
-				goto out;
-			strbuf_setlen(&prev, prev.len - strip);
-			strbuf_add(&prev, p, nul - p);
-			p = nul + 1;
-		} else {
-			const unsigned char *nul = memchr(p, 0, end - p);
-			size_t len;
-			if (!nul)
-				goto out;
-			len = namelen < 0xfff ? namelen : (size_t)(nul - p);
-			p += len;
-			/* 1-8 NULs pad the entry to a multiple of 8 bytes. */
-			p = e + ((fixed + len + 8) & ~(size_t)7);
-			if (p > end)
-				goto out;
-		}
-		if ((mode & 0170000) == 0160000)
+	while ((got = index_reader_next(&r, &e)) > 0) {
+		if ((e.mode & 0170000) == 0160000)
 			continue;
 		ALLOC_GROW(idx_links, nr_idx_links + 1, alloc_idx_links);
-		idx_links[nr_idx_links++] = link_to(&oid, OBJ_BLOB);
+		idx_links[nr_idx_links++] = link_to(&e.oid, OBJ_BLOB);
 	}
+	if (got < 0)
+		goto out;
+	p = r.p;
+	end = r.end;
 	/* Extensions: the cache tree names trees that are roots as well. */
 	while (end - p >= 8) {
 		uint32_t sz = get_be32(p + 4);
@@ -136,7 +93,7 @@ void index_read(void)
 		p = dend;
 	}
 out:
-	strbuf_release(&prev);
+	index_reader_release(&r);
 	strbuf_release(&sb);
 }
 
