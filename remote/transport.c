@@ -396,6 +396,7 @@ static void parse_ls_refs_line(struct transport *t, char *line)
 		if (skip_prefix(attr, "symref-target:", &p)) {
 			if (check_refname_format(p, REFNAME_ALLOW_ONELEVEL))
 				die("invalid ls-refs response: %s", line);
+			free(t->refs[t->nr_refs - 1].symref);   /* the last one counts */
 			t->refs[t->nr_refs - 1].symref = xstrdup(p);
 		} else if (skip_prefix(attr, "peeled:", &p)) {
 			if (get_oid_hex(p, &t->refs[t->nr_refs - 1].peeled) || p[HEX_SZ])
