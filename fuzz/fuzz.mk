@@ -2,6 +2,8 @@
 #
 #   make fuzz                      build every target, run each FUZZ_SECONDS (30)
 #   FUZZ_SECONDS=60 make fuzz      longer
+#   FUZZ_SEED=1 make fuzz          the same inputs in the same order on every
+#                                  run (as many as the time allows); CI's way
 #   make -f fuzz/fuzz.mk build     only build
 #   make -f fuzz/fuzz.mk run-delta one target (name without "fuzz-")
 #
@@ -19,6 +21,8 @@ FUZZ_MAX_LEN ?= 65536
 # Per input: seconds, and megabytes of one allocation / the whole process.
 FUZZ_TIMEOUT ?= 10
 FUZZ_RSS_MB ?= 2048
+# Empty: a new seed each run.
+FUZZ_SEED ?=
 
 O = fuzz/out
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -75,7 +79,7 @@ run-%: $(O)/fuzz-% fuzz/corpus/.done
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	$(O)/fuzz-$* -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_MAX_LEN) \
 		-timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=$(FUZZ_RSS_MB) \
-		-print_final_stats=1 -artifact_prefix=$(O)/$*- \
+		-print_final_stats=1 $(if $(FUZZ_SEED),-seed=$(FUZZ_SEED)) -artifact_prefix=$(O)/$*- \
 		$(O)/work-$* fuzz/corpus/$* >$(O)/log-$* 2>&1; \
 	st=$$?; \
 	runs=$$(sed -n 's/^stat::number_of_executed_units: *//p' $(O)/log-$*); \
