@@ -284,6 +284,8 @@ static int list_branches(struct ref_filter *filter, const struct ref_sort_keys *
 	sorting = ref_sorting_from_keys(keys, conf, conf_nr);
 	free(conf);
 	ref_sorting_detached_first(sorting);
+	if (icase)
+		ref_sorting_ignore_case(sorting);
 	ref_array_sort(sorting, &a);
 
 	if (!format)

@@ -62,6 +62,8 @@ int cmd_for_each_ref(int argc, const char **argv)
 	f.match_as_path = 1;
 	f.ignore_case = icase;
 	filter_refs(&a, &f);
+	if (icase)
+		ref_sorting_ignore_case(sorting);
 	ref_array_sort(sorting, &a);
 	if (!maxcount || a.nr < (size_t)maxcount)
 		maxcount = a.nr;

@@ -2,6 +2,7 @@
  * by branch and for-each-ref. Values are computed on demand: a format or
  * sort key that names only ref atoms never touches the object store. */
 #include "refs/ref-filter.h"
+#include "lib/versioncmp.h"
 #include "refs/ref-object.h"
 #include "lib/config.h"
 #include "lib/trailer.h"
@@ -1104,6 +1105,8 @@ struct ref_sorting {
 	int reverse;
 	int detached_first;
 	int numeric;
+	int version;        /* version:<key> or v:<key> */
+	int icase;
 };
 
 void ref_sorting_add(struct ref_sorting **s, const char *key)
@@ -1113,9 +1116,8 @@ void ref_sorting_add(struct ref_sorting **s, const char *key)
 		n->reverse = 1;
 		key++;
 	}
-	/* version sort: plain order is close enough for the keys we sort on */
-	if (!skip_prefix(key, "version:", &key))
-		skip_prefix(key, "v:", &key);
+	if (skip_prefix(key, "version:", &key) || skip_prefix(key, "v:", &key))
+		n->version = 1;
 	parse_atom(&n->atom, key, strlen(key), 0);
 	switch (n->atom.id) {
 	case A_COMMITTERDATE: case A_AUTHORDATE: case A_TAGGERDATE: case A_CREATORDATE:
@@ -1145,6 +1147,12 @@ void ref_sorting_detached_first(struct ref_sorting *s)
 		s->detached_first = 1;
 }
 
+void ref_sorting_ignore_case(struct ref_sorting *s)
+{
+	for (; s; s = s->next)
+		s->icase = 1;
+}
+
 int ref_sorting_needs_object(const struct ref_sorting *s)
 {
 	for (; s; s = s->next)
@@ -1172,10 +1180,21 @@ static int cmp_items(const void *pa, const void *pb)
 			unsigned long long x = strtoull(a->sort_vals[k], NULL, 10);
 			unsigned long long y = strtoull(b->sort_vals[k], NULL, 10);
 			c = x < y ? -1 : x > y;
-		} else
+		} else if (s->version)
+			c = versioncmp(a->sort_vals[k], b->sort_vals[k]);
+		else if (s->icase)
+			c = strcasecmp(a->sort_vals[k], b->sort_vals[k]);
+		else
 			c = strcmp(a->sort_vals[k], b->sort_vals[k]);
 		if (c)
 			return s->reverse ? -c : c;
+	}
+	/* names equal but for case keep the order they were listed in,
+	 * which is byte order */
+	if (sort_keys && sort_keys->icase) {
+		int c = strcasecmp(a->refname, b->refname);
+		if (c)
+			return c;
 	}
 	return strcmp(a->refname, b->refname);
 }

@@ -90,6 +90,8 @@ enum { QUOTE_NONE = 0, QUOTE_SHELL = 1, QUOTE_PERL = 2, QUOTE_PYTHON = 4, QUOTE_
 /* Sort keys: "refname", "-committerdate"... each new key becomes primary. */
 void ref_sorting_add(struct ref_sorting **s, const char *key);
 void ref_sorting_detached_first(struct ref_sorting *s);
+/* --ignore-case: text keys and the final name order ignore case. */
+void ref_sorting_ignore_case(struct ref_sorting *s);
 int ref_sorting_needs_object(const struct ref_sorting *s);
 void ref_array_sort(struct ref_sorting *s, struct ref_array *a);
 void ref_sorting_free(struct ref_sorting *s);
