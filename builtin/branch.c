@@ -4,6 +4,7 @@
  * --contains, --merged, --points-at and object sort keys or atoms. */
 #include "builtin/builtin.h"
 #include "lib/config.h"
+#include "lib/color.h"
 #include "lib/column.h"
 #include "lib/editor.h"
 #include "lib/repo.h"
@@ -38,13 +39,6 @@ static const char *const default_colors[C_NR] = {
 static int use_color;
 static unsigned colopts;   /* column.ui, column.branch, --column */
 
-static int column_config_cb(const char *key, const char *value, void *data)
-{
-	(void)data;
-	column_config(key, value, "branch", &colopts);
-	return 0;
-}
-
 static int opt_column(const struct option *o, const char *arg, int unset)
 {
 	(void)o;
@@ -58,16 +52,24 @@ static const char *color(enum color_slot s)
 	return colors[s] ? colors[s] : default_colors[s];
 }
 
-static int color_config_cb(const char *key, const char *value, void *data)
+/* As git, every branch command reads its column and colour settings
+ * first (a bad colour is fatal even where nothing is coloured). */
+static int branch_config_cb(const char *key, const char *value, void *data)
 {
 	const char *slot;
 	(void)data;
-	if (!skip_prefix(key, "color.branch.", &slot) || !value)
+	column_config(key, value, "branch", &colopts);
+	if (!skip_prefix(key, "color.branch.", &slot))
 		return 0;
 	for (int i = 0; i < C_NR; i++)
 		if (!strcmp(slot, slot_names[i])) {
 			struct strbuf sb = STRBUF_INIT;
-			ref_object_color(&sb, value);
+			if (!value) {
+				error("missing value for '%s'", key);
+				config_die_bad_variable();
+			}
+			if (color_parse(value, &sb) < 0)
+				config_die_bad_variable();
 			free(colors[i]);
 			colors[i] = strbuf_detach(&sb, NULL);
 		}
@@ -1203,8 +1205,7 @@ int cmd_branch(int argc, const char **argv)
 		head = head_copy.buf;
 	}
 
-	/* as git, every branch command reads the column settings first */
-	config_for_each(CONFIG_ALL, column_config_cb, NULL);
+	config_for_each(CONFIG_ALL, branch_config_cb, NULL);
 	argc = parse_options(argc, argv, opts, branch_usage, 0);
 
 	if (!del && !rename && !copy && !edit_desc && !new_upstream && !show_current &&
@@ -1232,8 +1233,6 @@ int cmd_branch(int argc, const char **argv)
 	if (list) {
 		int ret;
 		use_color = ref_filter_use_color(color_when, "color.branch");
-		if (use_color)
-			config_for_each(CONFIG_ALL, color_config_cb, NULL);
 		ret = list_branches(&filter, &keys, kind, detached, argv, verbose, icase, format);
 		ref_filter_release(&filter);
 		free(keys.v);

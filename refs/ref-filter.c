@@ -3,6 +3,7 @@
  * sort key that names only ref atoms never touches the object store. */
 #include "refs/ref-filter.h"
 #include "lib/versioncmp.h"
+#include "lib/color.h"
 #include "refs/ref-object.h"
 #include "lib/config.h"
 #include "lib/trailer.h"
@@ -83,7 +84,8 @@ struct atom {
 	int track, trackshort, nobracket, remotename, remoteref;
 	int subject_only, body_only;
 	char *mod;          /* an object atom's modifier, as written */
-	char *arg;          /* color value, if:equals value */
+	char *arg;          /* colour escape (empty without colour), if:equals value */
+	int reset_after;    /* %(color:...) other than reset */
 	struct trailer_opts *trailers;  /* %(trailers), %(contents:trailers) */
 	int if_cmp;         /* 0 plain, 1 equals, 2 notequals */
 	int align_width, align_pos; /* 0 left, 1 right, 2 middle */
@@ -103,6 +105,7 @@ struct ref_format {
 	int needs_obj;
 	int abbrevs;        /* %(objectname:short) */
 	int quote;
+	int reset_at_eol;   /* the last %(color:...) is not reset */
 };
 
 static void atom_release(struct atom *a)
@@ -289,11 +292,19 @@ found:
 	case A_TRAILERS:
 		parse_trailers(a, mod);
 		break;
-	case A_COLOR:
-		if (!mod)
+	case A_COLOR: {
+		struct strbuf esc = STRBUF_INIT;
+		if (!mod || !*mod)
 			die("expected format: %%(color:<color>)");
-		a->arg = xstrdup(mod);
+		if (color_parse(mod, &esc) < 0)
+			die("unrecognized color: %%(color:%s)", mod);
+		/* without colour the atom is there, and empty */
+		a->reset_after = strcmp(mod, "reset") != 0;
+		if (!use_color)
+			strbuf_reset(&esc);
+		a->arg = strbuf_detach(&esc, NULL);
 		break;
+	}
 	case A_ALIGN: {
 		int have_width = 0;
 		if (!mod)
@@ -330,7 +341,6 @@ found:
 	default:
 		break;
 	}
-	(void)use_color;
 	free(arg);
 	free(full);
 }
@@ -450,10 +460,8 @@ struct ref_format *ref_format_parse(const char *fmt, int use_color)
 			f->needs_obj = 1;
 		if (t->atom.id == A_OBJECTNAME && t->atom.shorten && !t->atom.deref)
 			f->abbrevs = 1;
-		if (t->atom.id == A_COLOR && !use_color) {
-			atom_release(&t->atom);
-			f->nr--; /* no colour: the atom prints nothing */
-		}
+		if (t->atom.id == A_COLOR)
+			f->reset_at_eol = use_color && t->atom.reset_after;
 		p = close + 1;
 	}
 	check_nesting(f);
@@ -895,7 +903,7 @@ static void append_value(struct strbuf *out, struct ref_item *it, const struct a
 		return;
 	}
 	case A_COLOR:
-		ref_object_color(out, a->arg);
+		strbuf_addstr(out, a->arg);
 		return;
 	case A_TRAILERS:
 		ref_object_trailers(out, it, a->deref, a->trailers);
@@ -1027,6 +1035,17 @@ static size_t display_width(const char *s, size_t n)
 	return w;
 }
 
+/* An %(if) or %(align) block's whole output: quoted as one value, as git
+ * quotes it when the block is not inside another. The block is released. */
+static void add_block(struct strbuf *out, struct strbuf *block, int quote)
+{
+	if (quote)
+		quote_value(out, block->buf, block->len, quote);
+	else
+		strbuf_addbuf(out, block);
+	strbuf_release(block);
+}
+
 static void eval(struct strbuf *out, struct ref_item *it, struct ref_format *f,
 		 size_t from, size_t to, int quote)
 {
@@ -1038,7 +1057,7 @@ static void eval(struct strbuf *out, struct ref_item *it, struct ref_format *f,
 			continue;
 		}
 		if (t->atom.id == A_IF) {
-			struct strbuf cond = STRBUF_INIT;
+			struct strbuf cond = STRBUF_INIT, block = STRBUF_INIT;
 			int yes;
 			end = block_end(f, i, &then_at, &else_at);
 			eval(&cond, it, f, i + 1, then_at, 0);
@@ -1050,14 +1069,15 @@ static void eval(struct strbuf *out, struct ref_item *it, struct ref_format *f,
 				yes = !is_blank(&cond);
 			strbuf_release(&cond);
 			if (yes)
-				eval(out, it, f, then_at + 1, else_at ? else_at : end, quote);
+				eval(&block, it, f, then_at + 1, else_at ? else_at : end, 0);
 			else if (else_at)
-				eval(out, it, f, else_at + 1, end, quote);
+				eval(&block, it, f, else_at + 1, end, 0);
+			add_block(out, &block, quote);
 			i = end;
 			continue;
 		}
 		if (t->atom.id == A_ALIGN) {
-			struct strbuf inner = STRBUF_INIT;
+			struct strbuf inner = STRBUF_INIT, block = STRBUF_INIT;
 			size_t w;
 			end = block_end(f, i, &then_at, &else_at);
 			eval(&inner, it, f, i + 1, end, 0);
@@ -1065,18 +1085,19 @@ static void eval(struct strbuf *out, struct ref_item *it, struct ref_format *f,
 			if (w < (size_t)t->atom.align_width) {
 				size_t pad = t->atom.align_width - w;
 				if (t->atom.align_pos == 0) {
-					strbuf_addbuf(out, &inner);
-					strbuf_addchars(out, ' ', pad);
+					strbuf_addbuf(&block, &inner);
+					strbuf_addchars(&block, ' ', pad);
 				} else if (t->atom.align_pos == 1) {
-					strbuf_addchars(out, ' ', pad);
-					strbuf_addbuf(out, &inner);
+					strbuf_addchars(&block, ' ', pad);
+					strbuf_addbuf(&block, &inner);
 				} else {
-					strbuf_addchars(out, ' ', pad / 2);
-					strbuf_addbuf(out, &inner);
-					strbuf_addchars(out, ' ', pad - pad / 2);
+					strbuf_addchars(&block, ' ', pad / 2);
+					strbuf_addbuf(&block, &inner);
+					strbuf_addchars(&block, ' ', pad - pad / 2);
 				}
 			} else
-				strbuf_addbuf(out, &inner);
+				strbuf_addbuf(&block, &inner);
+			add_block(out, &block, quote);
 			strbuf_release(&inner);
 			i = end;
 			continue;
@@ -1094,6 +1115,13 @@ static void eval(struct strbuf *out, struct ref_item *it, struct ref_format *f,
 int ref_format_item(struct strbuf *out, struct ref_item *it, struct ref_format *f)
 {
 	eval(out, it, f, 0, f->nr, f->quote);
+	/* a colour left on is ended with the line, quoted like a value */
+	if (f->reset_at_eol) {
+		if (f->quote)
+			quote_value(out, COLOR_RESET, strlen(COLOR_RESET), f->quote);
+		else
+			strbuf_addstr(out, COLOR_RESET);
+	}
 	return 0;
 }
 

@@ -473,69 +473,6 @@ void ref_object_abbrev(struct strbuf *out, const struct object_id *oid, int len)
 	strbuf_addstr(out, odb_abbrev(oid, len));
 }
 
-static int color_code(const char *w, size_t n)
-{
-	static const char *const names[] = { "black", "red", "green", "yellow", "blue",
-					     "magenta", "cyan", "white" };
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (strlen(names[i]) == n && !strncmp(w, names[i], n))
-			return i;
-	return -1;
-}
-
-void ref_object_color(struct strbuf *out, const char *spec)
-{
-	struct strbuf codes = STRBUF_INIT;
-	int fg_set = 0;
-	const char *p = spec;
-	if (!strcmp(spec, "reset")) {
-		strbuf_addstr(out, "\033[m");
-		return;
-	}
-	while (*p) {
-		const char *w;
-		size_t n;
-		int c;
-		while (*p == ' ')
-			p++;
-		w = p;
-		while (*p && *p != ' ')
-			p++;
-		n = p - w;
-		if (!n)
-			break;
-		if (codes.len)
-			strbuf_addch(&codes, ';');
-		if (n == 4 && !strncmp(w, "bold", 4))
-			strbuf_addstr(&codes, "1");
-		else if (n == 3 && !strncmp(w, "dim", 3))
-			strbuf_addstr(&codes, "2");
-		else if (n == 6 && !strncmp(w, "italic", 6))
-			strbuf_addstr(&codes, "3");
-		else if (n == 2 && !strncmp(w, "ul", 2))
-			strbuf_addstr(&codes, "4");
-		else if (n == 5 && !strncmp(w, "blink", 5))
-			strbuf_addstr(&codes, "5");
-		else if (n == 7 && !strncmp(w, "reverse", 7))
-			strbuf_addstr(&codes, "7");
-		else if (n == 6 && !strncmp(w, "normal", 6)) {
-			fg_set = 1;
-			if (codes.len)
-				strbuf_setlen(&codes, codes.len - 1);
-		} else if ((c = color_code(w, n)) >= 0) {
-			strbuf_addf(&codes, "%d", fg_set ? 40 + c : 30 + c);
-			fg_set = 1;
-		} else if (n > 6 && !strncmp(w, "bright", 6) && (c = color_code(w + 6, n - 6)) >= 0) {
-			strbuf_addf(&codes, "%d", fg_set ? 100 + c : 90 + c);
-			fg_set = 1;
-		} else
-			die("invalid color value: %s", spec);
-	}
-	if (codes.len)
-		strbuf_addf(out, "\033[%sm", codes.buf);
-	strbuf_release(&codes);
-}
-
 static int in_list(const struct object_id *list, size_t nr, const struct object_id *oid)
 {
 	for (size_t i = 0; i < nr; i++)

@@ -17,8 +17,6 @@ void ref_object_value(struct strbuf *out, struct ref_item *it, const char *atom,
 void ref_object_unref(struct ref_item *it);
 /* Unique abbreviation (len 0: git's default length). */
 void ref_object_abbrev(struct strbuf *out, const struct object_id *oid, int len);
-/* git's colour names ("red", "bold green", "reset") as escape sequences. */
-void ref_object_color(struct strbuf *out, const char *spec);
 int ref_object_points_at(struct ref_filter *f, const struct ref_entry *e);
 int ref_object_filter_commits(struct ref_array *a, struct ref_filter *f);
 int ref_object_ahead_behind(const struct object_id *a, const struct object_id *b,
