@@ -238,7 +238,7 @@ found:
 			a->subject_only = 1;
 		else if (mod && !strcmp(mod, "body"))
 			a->body_only = 1;
-		else if (mod && !strcmp(mod, "signature"))
+		else if (mod && (!strcmp(mod, "signature") || !strcmp(mod, "size")))
 			a->mod = xstrdup(mod);
 		else if (mod && skip_prefix(mod, "trailers", &v) && (!*v || *v == ':'))
 			parse_trailers(a, *v ? v + 1 : NULL);

@@ -419,6 +419,8 @@ void ref_object_value(struct strbuf *out, struct ref_item *it, const char *atom,
 				strbuf_add(out, body, (size_t)(sig - body));
 		} else if (mod && !strcmp(mod, "signature")) {
 			strbuf_add(out, sig, (size_t)(end - sig));
+		} else if (mod && !strcmp(mod, "size")) {
+			strbuf_addf(out, "%zu", (size_t)(end - sub));
 		} else if (mod) {
 			const char *cend = sig > body ? sig : body;
 			message_lines(out, sub, (size_t)(cend - sub), strtoul(mod + 6, NULL, 10));

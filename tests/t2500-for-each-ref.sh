@@ -26,6 +26,7 @@ for args in "" "refs/heads" "refs/heads/" "refs/tags/a*" "refs/heads refs/tags" 
 	"--format=%(upstream:remotename)|%(upstream:remoteref)" \
 	"--format=%(HEAD)%(symref)|%(symref:short)" "--format=%(subject)" "--format=%(body)" \
 	"--format=%(contents)" "--format=%(contents:subject)" "--format=%(committerdate)" \
+	"--format=%(contents:size)|%(*contents:size)" "--sort=contents:size" "--format=%(contents:size:x)" \
 	"--format=%(committerdate:iso)|%(committerdate:short)|%(committerdate:raw)|%(committerdate:unix)" \
 	"--format=%(authorname)|%(authoremail)|%(author)" "--format=%(committername)%(committeremail)" \
 	"--format=%(taggername)|%(taggerdate)|%(creatordate)" "--format=%(tree)|%(parent)" \
