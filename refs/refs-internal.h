@@ -44,4 +44,33 @@ int refname_is_safe(const char *name);
 /* Forget cached HEAD bytes and packed-refs after a write. */
 void refs_invalidate(void);
 
+/*
+ * One change to one ref, in two halves (refs/update.c): ref_update_lock()
+ * takes the lock and checks; ref_update_write() (an update) or, once
+ * packed_refs_remove() has dropped the ref, ref_update_remove() (a
+ * deletion) finishes; ref_update_release() lets go of what is left. A
+ * single update and a transaction of many go the same way.
+ */
+struct ref_update {
+	const char *name;            /* as asked for */
+	char *real;                  /* the file changed: the end of name's symref chain unless REF_NO_DEREF */
+	int via;                     /* name is a symref to real */
+	struct object_id new_oid, old_oid;
+	int has_new, has_old, del;   /* has_new = 0: only verify; del: has_new, to nothing */
+	unsigned flags;              /* REF_NO_DEREF, REF_FORCE_CREATE_REFLOG, REF_KEEP_LOG */
+	const char *msg;
+	const struct object_id *log_old;  /* the old value to log, if not the current one */
+	struct lock_file *lk;
+	struct object_id cur;        /* the value found under the lock */
+	int exists, unchanged;
+};
+int ref_update_lock(struct ref_update *u, const char *const *others, size_t nr_others,
+		    struct strbuf *err);
+int ref_update_write(struct ref_update *u, struct strbuf *err);
+int ref_update_remove(struct ref_update *u, struct strbuf *err);
+void ref_update_release(struct ref_update *u);
+/* Rewrite packed-refs without these names, under packed-refs.lock (taken
+ * only if one of them is there, unless always_lock). */
+int packed_refs_remove(const char *const *names, size_t nr, int always_lock, struct strbuf *err);
+
 #endif

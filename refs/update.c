@@ -259,6 +259,40 @@ static int check_available(const char *name, const char *skip, struct strbuf *er
 	return 0;
 }
 
+/* Remove now-empty directories between the ref file and refs/. */
+static void prune_dirs(const char *name)
+{
+	struct strbuf path = STRBUF_INIT;
+	char *slash;
+	ref_path(&path, name);
+	while ((slash = strrchr(path.buf, '/'))) {
+		strbuf_setlen(&path, slash - path.buf);
+		if (ends_with(path.buf, "/refs/heads") || ends_with(path.buf, "/refs/tags") ||
+		    ends_with(path.buf, "/refs/remotes") || ends_with(path.buf, "/refs") ||
+		    rmdir(path.buf) < 0)
+			break;
+	}
+	strbuf_release(&path);
+}
+
+/* A ref that does not exist yet may not sit below or above another name
+ * of the same transaction either. */
+static int check_others(const char *name, const char *const *others, size_t nr,
+			struct strbuf *err)
+{
+	size_t len = strlen(name);
+	for (size_t i = 0; i < nr; i++) {
+		size_t ol = strlen(others[i]);
+		const char *longer = ol > len ? others[i] : name;
+		size_t shorter = ol > len ? len : ol;
+		if (ol != len && !strncmp(name, others[i], shorter) && longer[shorter] == '/') {
+			strbuf_addf(err, "cannot process '%s' and '%s' at the same time", name, others[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Current value under the lock: 0 found, -1 absent; symref targets followed. */
 static int read_current(const char *name, struct object_id *oid)
 {
@@ -394,83 +428,143 @@ static int check_new_value(const char *name, const struct object_id *oid, struct
 	return 0;
 }
 
+/*
+ * The first half of a change: u->real found, its lock taken and its
+ * current value read and checked against u->old_oid; for an update, the
+ * new value checked too. On failure err holds git's message and the
+ * caller releases u. others: the names of a transaction's other changes,
+ * which no new ref may sit below or above.
+ */
+int ref_update_lock(struct ref_update *u, const char *const *others, size_t nr_others,
+		    struct strbuf *err)
+{
+	size_t base = err->len;
+	const char *real = update_target(u->name, u->flags & REF_NO_DEREF, &u->via);
+	int writes = u->has_new && !u->del;
+
+	u->real = xstrdup(real);
+	strbuf_addf(err, "cannot lock ref '%s': ", u->name);
+	if (writes && check_available(u->real, NULL, err) < 0)
+		return -1;
+	if (nr_others && refs_read(u->real, &u->cur) && check_others(u->real, others, nr_others, err) < 0)
+		return -1;
+	if (!(u->lk = lock_ref(u->real, err)))
+		return -1;
+	u->exists = !read_current(u->real, &u->cur);
+	if (!u->exists && writes && is_garbage(u->real)) {
+		strbuf_addf(err, "unable to resolve reference '%s': reference broken", u->real);
+		return -1;
+	}
+	if (u->has_old) {
+		if (is_null_oid(&u->old_oid) && u->exists) {
+			strbuf_addstr(err, "reference already exists");
+			return -1;
+		}
+		if (!is_null_oid(&u->old_oid) && !u->exists) {
+			strbuf_addf(err, "unable to resolve reference '%s'", u->real);
+			return -1;
+		}
+		if (!is_null_oid(&u->old_oid) && !oideq(&u->old_oid, &u->cur)) {
+			strbuf_addf(err, "is at %s but expected %s", oid_to_hex(&u->cur),
+				    oid_to_hex(&u->old_oid));
+			return -1;
+		}
+	}
+	if (!u->exists)
+		oidclr(&u->cur);
+	strbuf_setlen(err, base);
+	if (!writes)
+		return 0;
+	/* already there: git neither writes nor logs */
+	u->unchanged = u->exists && oideq(&u->cur, &u->new_oid) && !u->log_old &&
+		       !is_symref_file(u->real);
+	if (!u->unchanged && check_new_value(u->real, &u->new_oid, err) < 0)
+		return -1;
+	return 0;
+}
+
+/* The second half of an update (not a deletion): write, rename, log. */
+int ref_update_write(struct ref_update *u, struct strbuf *err)
+{
+	struct strbuf line = STRBUF_INIT;
+	struct object_id old;
+
+	if (u->unchanged) {
+		/* a symref we went through still gets its log line */
+		lock_file_rollback(u->lk);
+		if (u->via)
+			reflog_append(u->name, &u->cur, &u->new_oid, u->msg, 0);
+		return 0;
+	}
+	strbuf_addf(&line, "%s\n", oid_to_hex(&u->new_oid));
+	if (write_in_full(u->lk->fd, line.buf, line.len) < 0 || lock_file_commit(u->lk) < 0) {
+		strbuf_addf(err, "cannot update ref '%s': %s", u->name, strerror(errno));
+		lock_file_rollback(u->lk);
+		strbuf_release(&line);
+		return -1;
+	}
+	strbuf_release(&line);
+	oidcpy(&old, u->log_old ? u->log_old : &u->cur);
+	reflog_append(u->real, &old, &u->new_oid, u->msg, u->flags & REF_FORCE_CREATE_REFLOG);
+	if (u->via)
+		reflog_append(u->name, &old, &u->new_oid, u->msg, 0);
+	log_head_too(u->real, u->via ? u->name : NULL, &old, &u->new_oid, u->msg);
+	refs_invalidate();
+	return 0;
+}
+
+/* The second half of a deletion, once packed-refs has lost the ref. */
+int ref_update_remove(struct ref_update *u, struct strbuf *err)
+{
+	static const struct object_id null_oid;
+	struct strbuf path = STRBUF_INIT;
+
+	ref_path(&path, u->real);
+	if (unlink(path.buf) < 0 && errno != ENOENT) {
+		strbuf_addf(err, "unable to unlink '%s': %s", path.buf, strerror(errno));
+		strbuf_release(&path);
+		return -1;
+	}
+	strbuf_release(&path);
+	if (!(u->flags & REF_KEEP_LOG))
+		delete_reflog(u->real);
+	if (u->via && u->exists)
+		reflog_append(u->name, &u->cur, &null_oid, NULL, 0);
+	lock_file_rollback(u->lk);
+	prune_dirs(u->real);
+	refs_invalidate();
+	return 0;
+}
+
+void ref_update_release(struct ref_update *u)
+{
+	if (u->lk)
+		lock_file_rollback(u->lk);
+	free(u->real);
+	u->real = NULL;
+}
+
 static int do_update(const char *name, const struct object_id *new_oid,
 		     const struct object_id *old_oid, const char *msg, unsigned flags,
 		     struct strbuf *err, const struct object_id *log_old)
 {
-	struct lock_file *lk;
-	struct object_id cur;
-	struct strbuf line = STRBUF_INIT;
-	int via, exists;
-	const char *real;
-	char *real_copy;
+	struct ref_update u = { .name = name, .has_new = 1, .flags = flags, .msg = msg,
+				.log_old = log_old };
+	int r = -1;
 
 	if (check_refname_format(name, REFNAME_ALLOW_ONELEVEL) || !refname_is_safe(name)) {
 		strbuf_addf(err, "refusing to update ref with bad name '%s'", name);
 		return -1;
 	}
-	real = update_target(name, flags & REF_NO_DEREF, &via);
-	real_copy = xstrdup(real);
-	strbuf_addf(err, "cannot lock ref '%s': ", name);
-	if (check_available(real_copy, NULL, err) < 0 || !(lk = lock_ref(real_copy, err))) {
-		free(real_copy);
-		return -1;
-	}
-	exists = !read_current(real_copy, &cur);
-	if (!exists && is_garbage(real_copy)) {
-		strbuf_addf(err, "unable to resolve reference '%s': reference broken", real_copy);
-		goto fail;
-	}
+	oidcpy(&u.new_oid, new_oid);
 	if (old_oid) {
-		if (is_null_oid(old_oid) && exists) {
-			strbuf_addstr(err, "reference already exists");
-			goto fail;
-		}
-		if (!is_null_oid(old_oid) && !exists) {
-			strbuf_addf(err, "unable to resolve reference '%s'", real_copy);
-			goto fail;
-		}
-		if (!is_null_oid(old_oid) && !oideq(old_oid, &cur)) {
-			strbuf_addf(err, "is at %s but expected %s", oid_to_hex(&cur), oid_to_hex(old_oid));
-			goto fail;
-		}
+		u.has_old = 1;
+		oidcpy(&u.old_oid, old_oid);
 	}
-	if (!exists)
-		oidclr(&cur);
-	strbuf_setlen(err, 0);
-	if (exists && oideq(&cur, new_oid) && !log_old && !is_symref_file(real_copy)) {
-		/* already there: git neither writes nor logs, but a symref
-		 * we went through still gets its log line */
-		lock_file_rollback(lk);
-		if (via)
-			reflog_append(name, &cur, new_oid, msg, 0);
-		free(real_copy);
-		return 0;
-	}
-	if (check_new_value(real_copy, new_oid, err) < 0)
-		goto fail;
-	strbuf_addf(&line, "%s\n", oid_to_hex(new_oid));
-	if (write_in_full(lk->fd, line.buf, line.len) < 0 || lock_file_commit(lk) < 0) {
-		strbuf_addf(err, "cannot update ref '%s': %s", name, strerror(errno));
-		lock_file_rollback(lk);
-		strbuf_release(&line);
-		free(real_copy);
-		return -1;
-	}
-	strbuf_release(&line);
-	if (log_old)
-		oidcpy(&cur, log_old);
-	reflog_append(real_copy, &cur, new_oid, msg, flags & REF_FORCE_CREATE_REFLOG);
-	if (via)
-		reflog_append(name, &cur, new_oid, msg, 0);
-	log_head_too(real_copy, via ? name : NULL, &cur, new_oid, msg);
-	refs_invalidate();
-	free(real_copy);
-	return 0;
-fail:
-	lock_file_rollback(lk);
-	free(real_copy);
-	return -1;
+	if (!ref_update_lock(&u, NULL, 0, err) && !ref_update_write(&u, err))
+		r = 0;
+	ref_update_release(&u);
+	return r;
 }
 
 int refs_update_err(const char *name, const struct object_id *new_oid,
@@ -493,7 +587,7 @@ int refs_update(const char *name, const struct object_id *new_oid,
 
 /* --- packed-refs rewrites --- */
 
-static int rewrite_packed_without(const char *const *names, size_t nr, int always_lock,
+int packed_refs_remove(const char *const *names, size_t nr, int always_lock,
 				  struct strbuf *err)
 {
 	struct packed_refs *pr;
@@ -570,80 +664,33 @@ static int rewrite_packed_without(const char *const *names, size_t nr, int alway
 	return 0;
 }
 
-/* Remove now-empty directories between the ref file and refs/. */
-static void prune_dirs(const char *name)
-{
-	struct strbuf path = STRBUF_INIT;
-	char *slash;
-	ref_path(&path, name);
-	while ((slash = strrchr(path.buf, '/'))) {
-		strbuf_setlen(&path, slash - path.buf);
-		if (ends_with(path.buf, "/refs/heads") || ends_with(path.buf, "/refs/tags") ||
-		    ends_with(path.buf, "/refs/remotes") || ends_with(path.buf, "/refs") ||
-		    rmdir(path.buf) < 0)
-			break;
-	}
-	strbuf_release(&path);
-}
-
 int refs_delete_err(const char *name, const struct object_id *old_oid, unsigned flags,
 		    struct strbuf *err)
 {
-	struct lock_file *lk;
-	struct object_id cur;
-	int via, exists;
-	char *real;
-	struct strbuf path = STRBUF_INIT;
+	struct ref_update u = { .name = name, .has_new = 1, .del = 1, .flags = flags };
+	int r = -1;
 
-	real = xstrdup(update_target(name, flags & REF_NO_DEREF, &via));
-	/* branch -d takes packed-refs.lock first, whether or not it needs it */
-	if ((flags & REF_PACKED_FIRST) &&
-	    rewrite_packed_without((const char *[]){ real }, 1, 1, err) < 0) {
-		free(real);
-		return -1;
-	}
-	strbuf_addf(err, "cannot lock ref '%s': ", name);
-	if (!(lk = lock_ref(real, err))) {
-		free(real);
-		return -1;
-	}
-	exists = !read_current(real, &cur);
+	/* a null old value asks for no check here */
 	if (old_oid && !is_null_oid(old_oid)) {
-		if (!exists) {
-			strbuf_addf(err, "unable to resolve reference '%s'", real);
-			goto fail;
-		}
-		if (!oideq(old_oid, &cur)) {
-			strbuf_addf(err, "is at %s but expected %s", oid_to_hex(&cur), oid_to_hex(old_oid));
-			goto fail;
-		}
+		u.has_old = 1;
+		oidcpy(&u.old_oid, old_oid);
 	}
-	strbuf_reset(err);
-	if (!(flags & REF_PACKED_FIRST) &&
-	    rewrite_packed_without((const char *[]){ real }, 1, 0, err) < 0)
-		goto fail;
-	ref_path(&path, real);
-	if (unlink(path.buf) < 0 && errno != ENOENT) {
-		strbuf_addf(err, "unable to unlink '%s': %s", path.buf, strerror(errno));
-		strbuf_release(&path);
-		goto fail;
+	/* branch -d takes packed-refs.lock first, whether or not it needs it */
+	if (flags & REF_PACKED_FIRST) {
+		int via;
+		const char *real = update_target(name, flags & REF_NO_DEREF, &via);
+		if (packed_refs_remove(&real, 1, 1, err) < 0)
+			return -1;
 	}
-	strbuf_release(&path);
-	if (!(flags & REF_KEEP_LOG))
-		delete_reflog(real);
-	if (via && exists) {
-		static const struct object_id null_oid;
-		reflog_append(name, &cur, &null_oid, NULL, 0);
+	if (!ref_update_lock(&u, NULL, 0, err)) {
+		strbuf_reset(err);
+		if (((flags & REF_PACKED_FIRST) ||
+		     !packed_refs_remove((const char *const *)&u.real, 1, 0, err)) &&
+		    !ref_update_remove(&u, err))
+			r = 0;
 	}
-	lock_file_rollback(lk);
-	prune_dirs(real);
-	refs_invalidate();
-	free(real);
-	return 0;
-fail:
-	lock_file_rollback(lk);
-	free(real);
-	return -1;
+	ref_update_release(&u);
+	return r;
 }
 
 int refs_delete(const char *name, const struct object_id *old_oid)
