@@ -40,7 +40,6 @@ void ref_path(struct strbuf *sb, const char *name);
 int reflog_append(const char *name, const struct object_id *old_oid,
 		  const struct object_id *new_oid, const char *msg, int force_create);
 int should_autocreate_reflog(const char *name);
-int refname_is_safe(const char *name);
 /* Forget cached HEAD bytes and packed-refs after a write. */
 void refs_invalidate(void);
 

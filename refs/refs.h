@@ -69,6 +69,9 @@ const char *refs_shorten(const char *full, int strict);
 /* check-ref-format rules; flags as git's (allow one level, refspec patterns). */
 enum { REFNAME_ALLOW_ONELEVEL = 1, REFNAME_REFSPEC_PATTERN = 2 };
 int check_refname_format(const char *name, unsigned flags);
+/* A name that may be written at all: under refs/ without "..", or all
+ * capitals and underscores (HEAD, FETCH_HEAD). */
+int refname_is_safe(const char *name);
 
 /*
  * Updates. Each goes through <ref>.lock (O_EXCL), fsync, rename, with a
@@ -94,6 +97,21 @@ int refs_update_err(const char *name, const struct object_id *new_oid,
 		    struct strbuf *err);
 int refs_delete_err(const char *name, const struct object_id *old_oid, unsigned flags,
 		    struct strbuf *err);
+/*
+ * A transaction: changes added, then all locked and checked (prepare),
+ * then all made (commit), or none (free without commit). new_oid NULL
+ * only verifies; the null id deletes. old_oid NULL checks nothing; the
+ * null id means the ref must not exist. Errors leave git's message in err.
+ */
+struct ref_transaction;
+struct ref_transaction *ref_transaction_begin(void);
+void ref_transaction_add(struct ref_transaction *t, const char *name,
+			 const struct object_id *new_oid, const struct object_id *old_oid,
+			 unsigned flags, const char *msg);
+int ref_transaction_prepare(struct ref_transaction *t, struct strbuf *err);
+int ref_transaction_commit(struct ref_transaction *t, struct strbuf *err);
+void ref_transaction_free(struct ref_transaction *t);
+
 /* branch -c: copy a ref and its reflog (copy = 1), or rename (copy = 0). */
 int refs_copy_or_rename(const char *from, const char *to, const char *msg, int copy);
 /* Rename a ref (and its reflog), as branch -m does. */

@@ -13,11 +13,12 @@ ref_state() {
 	 find .git/refs -name "*.lock")
 }
 
-# compare_change CMD ARGS...
+# compare_change CMD ARGS... (standard input from $CHANGE_INPUT, if set)
 compare_change() {
 	for tool in git "$MINI_GIT"; do
 		rm -rf work && cp -a orig work &&
-		(cd work && "$tool" "$@" >"$TRASH/out.$(basename $tool)" 2>"$TRASH/err.$(basename $tool)"
+		(cd work && "$tool" "$@" <"${CHANGE_INPUT:-/dev/null}" >"$TRASH/out.$(basename $tool)" \
+			2>"$TRASH/err.$(basename $tool)"
 		 echo "exit=$?" >>"$TRASH/out.$(basename $tool)") &&
 		ref_state work >"$TRASH/state.$(basename $tool)"
 	done

@@ -1,0 +1,13 @@
+/* quote.h: C-style quoted strings, as git writes names with odd bytes
+ * ("a\tb", "caf\303\251"). */
+#ifndef LIB_QUOTE_H
+#define LIB_QUOTE_H
+
+#include "lib/strbuf.h"
+
+/* in starts with '"': its unquoted bytes are appended to out and *end set
+ * just past the closing quote. 0, or -1 for a bad escape or no closing
+ * quote (out then holds part of the string). */
+int unquote_c_style(struct strbuf *out, const char *in, const char **end);
+
+#endif
