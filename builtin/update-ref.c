@@ -323,7 +323,7 @@ static int update_refs_stdin(int term, unsigned flags, const char *msg)
 int cmd_update_ref(int argc, const char **argv)
 {
 	const char *msg = NULL, *refname, *value, *oldval = NULL;
-	int del = 0, no_deref = 0, read_stdin = 0, end_null = 0, create_reflog = 0;
+	int del = 0, no_deref = 0, read_stdin = 0, end_null = 0, create_reflog = 0, zeroed;
 	struct object_id oid, oldoid;
 	struct strbuf err = STRBUF_INIT;
 	unsigned flags;
@@ -370,30 +370,28 @@ int cmd_update_ref(int argc, const char **argv)
 		else if (get_oid(oldval, &oldoid))
 			die("%s: not a valid old SHA1", oldval);
 	}
-	if (!del && is_null_oid(&oid)) {
-		/* as in git, the zero id as the new value deletes the ref */
+	/* as in git, the zero id as the new value deletes the ref */
+	zeroed = !del && is_null_oid(&oid);
+	if (del || zeroed) {
 		struct object_id cur;
-		if (refs_read(refname, &cur) && !(flags & REF_NO_DEREF) && !(oldval && !is_null_oid(&oldoid)))
-			return 0;
-		if (refs_delete_err(refname, (oldval && !is_null_oid(&oldoid)) ? &oldoid : NULL,
-				    flags, &err) < 0)
-			die("update_ref failed for ref '%s': %s", refname, err.buf);
-		return 0;
-	}
-	if (del) {
-		struct object_id cur;
+		int r = 0;
 		/* a ref that is not there is already deleted */
 		if (refs_read(refname, &cur) && !(flags & REF_NO_DEREF) && !(oldval && !is_null_oid(&oldoid)))
 			return 0;
 		if (refs_delete_err(refname, (oldval && !is_null_oid(&oldoid)) ? &oldoid : NULL,
 				    flags, &err) < 0) {
+			/* an update to zero fails as any update; -d reports */
+			if (zeroed)
+				die("update_ref failed for ref '%s': %s", refname, err.buf);
 			error("%s", err.buf);
-			return 1;
+			r = 1;
 		}
-		return 0;
+		strbuf_release(&err);
+		return r;
 	}
 	if (refs_update_err(refname, &oid, oldval ? &oldoid : NULL, msg,
 			    flags | (create_reflog ? REF_FORCE_CREATE_REFLOG : 0), &err) < 0)
 		die("update_ref failed for ref '%s': %s", refname, err.buf);
+	strbuf_release(&err);
 	return 0;
 }

@@ -114,7 +114,7 @@ static void load_suffixes(void)
 	nr_old = config_get_all("versionsort.prereleasesuffix", &old);
 	if (nr_suffixes && nr_old)
 		warning("ignoring versionsort.prereleasesuffix because versionsort.suffix is set");
-	else if (!nr_suffixes) {
+	if (!nr_suffixes) {
 		free(suffixes);
 		suffixes = old;
 		nr_suffixes = nr_old;
