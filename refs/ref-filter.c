@@ -13,6 +13,7 @@
 #include "odb/object.h"
 #include "odb/odb.h"
 #include <ctype.h>
+#include <limits.h>
 #include <fnmatch.h>
 #include <time.h>
 
@@ -88,7 +89,8 @@ struct atom {
 	int reset_after;    /* %(color:...) other than reset */
 	struct trailer_opts *trailers;  /* %(trailers), %(contents:trailers) */
 	int if_cmp;         /* 0 plain, 1 equals, 2 notequals */
-	int align_width, align_pos; /* 0 left, 1 right, 2 middle */
+	unsigned align_width;
+	int align_pos;      /* 0 left, 1 right, 2 middle */
 };
 
 struct token {
@@ -134,6 +136,26 @@ static NORETURN void bad_atom(const char *name, size_t len)
 	die("unknown field name: %.*s", (int)len, name);
 }
 
+/* A width of %(align): decimal, no sign but '+', fitting an unsigned int. */
+static int parse_width(const char *s, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+	if (strchr(s, '-'))
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v > UINT_MAX)
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int align_position(const char *s)
+{
+	return !strcmp(s, "left") ? 0 : !strcmp(s, "right") ? 1 : !strcmp(s, "middle") ? 2 : -1;
+}
+
 static int parse_int_arg(const char *s, int *out)
 {
 	char *end;
@@ -172,6 +194,8 @@ static void parse_atom(struct atom *a, const char *s, size_t len, int use_color)
 		s++;
 		len--;
 	}
+	if (!len)
+		die("malformed field name: %.*s", (int)a->deref, s - a->deref);
 	colon = memchr(s, ':', len);
 	nlen = colon ? (size_t)(colon - s) : len;
 	for (size_t i = 0; i < ARRAY_SIZE(atom_table); i++)
@@ -306,25 +330,35 @@ found:
 		break;
 	}
 	case A_ALIGN: {
-		int have_width = 0;
+		const char *opt = arg;
 		if (!mod)
 			die("expected format: %%(align:<width>,<position>)");
-		for (char *opt = strtok(arg, ","); opt; opt = strtok(NULL, ",")) {
+		a->align_width = UINT_MAX;
+		/* comma-separated; an empty item is an unknown one */
+		for (;;) {
+			char *comma = strchr(opt, ',');
 			const char *v;
-			int w;
-			if (skip_prefix(opt, "width=", &v) ? !parse_int_arg(v, &w) : !parse_int_arg(opt, &w)) {
-				a->align_width = w;
-				have_width = 1;
-			} else if (!strcmp(opt, "left") || !strcmp(opt, "position=left"))
-				a->align_pos = 0;
-			else if (!strcmp(opt, "right") || !strcmp(opt, "position=right"))
-				a->align_pos = 1;
-			else if (!strcmp(opt, "middle") || !strcmp(opt, "position=middle"))
-				a->align_pos = 2;
-			else
+			int pos;
+			if (comma)
+				*comma = 0;
+			if (skip_prefix(opt, "position=", &v)) {
+				if ((pos = align_position(v)) < 0)
+					die("unrecognized position:%s", v);
+				a->align_pos = pos;
+			} else if (skip_prefix(opt, "width=", &v)) {
+				if (parse_width(v, &a->align_width) < 0)
+					die("unrecognized width:%s", v);
+			} else if ((pos = align_position(opt)) >= 0) {
+				a->align_pos = pos;
+			} else if (parse_width(opt, &a->align_width) < 0) {
 				die("unrecognized %%(align) argument: %s", opt);
+			}
+			if (!comma)
+				break;
+			opt = comma + 1;
 		}
-		if (!have_width)
+		/* as in git, the largest width stands for none given */
+		if (a->align_width == UINT_MAX)
 			die("positive width expected with the %%(align) atom");
 		break;
 	}

@@ -52,6 +52,18 @@ do
 	test_expect_success "for-each-ref $args" 'cd r && set -f && compare_git for-each-ref $args'
 done
 
+test_expect_success '%(align) arguments and empty field names, as git takes or refuses them' '
+	cd r &&
+	for f in "%()" "%(*)" "%(:x)" "%(align:-3)" "%(align:position=foo,5)" "%(align:5,)" \
+		"%(align:width=-3)" "%(align:width=)" "%(align: 5)" "%(align:+5)" "%(align:0)" \
+		"%(align:5,position=)" "%(align:4294967296)" "%(align:4294967295,left)" "%(align:05)" \
+		"%(align:5,width=3,middle)" "%(align:right,5)" "%(align:right,x)" "%(align:,5)" \
+		"%(align:middle)" "%(align:5,4294967295)" "%(align:4294967295,5)" \
+		"%(align:position=right,width=7)" "%(align)"; do
+		compare_git for-each-ref --count=2 --format="$f|%(end)" || return 1
+	done
+'
+
 test_expect_success 'setup: a signed-looking tag, a tag that is only a signature, deltas, a loose blob' '
 	cd r &&
 	printf "object %s\ntype commit\ntag signed\ntagger T <t@x> 1500000000 +0000\n\nSubject one\nand two\n\nBody text\nmore\n-----BEGIN PGP SIGNATURE-----\nabc\n-----END PGP SIGNATURE-----\n" \
