@@ -3,6 +3,7 @@
  * sort key that names only ref atoms never touches the object store. */
 #include "refs/ref-filter.h"
 #include "lib/versioncmp.h"
+#include "lib/msort.h"
 #include "lib/color.h"
 #include "refs/ref-object.h"
 #include "lib/config.h"
@@ -775,23 +776,53 @@ static void format_upstream(struct strbuf *out, struct ref_item *it, const struc
 	format_name(out, it->upstream, a);
 }
 
+/* The remote-tracking ref of a push destination, or NULL and why. */
+static const char *push_tracking(const char *remote, const char *dst, struct strbuf *out,
+				 struct strbuf *why)
+{
+	if (tracking_ref(remote, dst, out))
+		return out->buf;
+	strbuf_addf(why, "push destination '%s' on remote '%s' has no local tracking branch",
+		    dst, remote);
+	return NULL;
+}
+
+const char *upstream_or_why(const char *b, struct strbuf *why)
+{
+	const char *merge, *up = branch_upstream(b, NULL, &merge);
+	struct strbuf ref = STRBUF_INIT;
+	struct object_id oid;
+	strbuf_addf(&ref, "refs/heads/%s", b);
+	if (!merge && refs_read(ref.buf, &oid))
+		strbuf_addf(why, "no such branch: '%s'", b);
+	else if (!merge)
+		strbuf_addf(why, "no upstream configured for branch '%s'", b);
+	else if (!up)
+		strbuf_addf(why, "upstream branch '%s' not stored as a remote-tracking branch", merge);
+	strbuf_release(&ref);
+	return up;
+}
+
 /*
- * git's branch_get_push: the remote-tracking ref a push of branch b would
- * update, or NULL. The push remote is branch.<b>.pushRemote, else
- * remote.pushDefault, else branch.<b>.remote (*explicit set for these
- * three), else origin; its push refspecs decide the destination, else
- * its mirror setting, else push.default. *dst: the destination when a
- * push refspec named it (%(push:remoteref)).
+ * The remote-tracking ref a push of branch b (short name) would
+ * update, or NULL with git's reason in why (if not NULL). The push
+ * remote is branch.<b>.pushRemote, else remote.pushDefault, else
+ * branch.<b>.remote (*explicit set for these three), else origin; its
+ * push refspecs decide the destination, else its mirror setting, else
+ * push.default. *dst: the destination when a push
+ * refspec named it (%(push:remoteref)).
  */
 static const char *branch_push(const char *b, const char **remote, int *explicit,
-			       struct strbuf *dst)
+			       struct strbuf *dst, struct strbuf *why)
 {
 	static struct strbuf out = STRBUF_INIT;
-	struct strbuf key = STRBUF_INIT, ref = STRBUF_INIT;
+	struct strbuf key = STRBUF_INIT, ref = STRBUF_INIT, scratch = STRBUF_INIT;
 	const char *r = NULL, *mode = NULL, **specs, *ret = NULL;
 	size_t n;
 	int found = 0;
 
+	if (!why)
+		why = &scratch;
 	strbuf_addf(&key, "branch.%s.pushremote", b);
 	if (!config_get(key.buf, &r) || !r) {
 		r = NULL;
@@ -805,6 +836,7 @@ static const char *branch_push(const char *b, const char **remote, int *explicit
 	*explicit = r != NULL;
 	*remote = r ? r : "origin";
 	strbuf_addf(&ref, "refs/heads/%s", b);
+	strbuf_reset(&out);
 	strbuf_reset(&key);
 	strbuf_addf(&key, "remote.%s.push", *remote);
 	n = config_get_all(key.buf, &specs);
@@ -814,40 +846,58 @@ static const char *branch_push(const char *b, const char **remote, int *explicit
 			found = map_refspec(specs[i], ref.buf, dst);
 	}
 	free(specs);
-	strbuf_reset(&out);
 	if (n) {
-		if (found && tracking_ref(*remote, dst->buf, &out))
-			ret = out.buf;
+		if (!found)
+			strbuf_addf(why, "push refspecs for '%s' do not include '%s'", *remote, b);
+		else
+			ret = push_tracking(*remote, dst->buf, &out, why);
 		goto done;
 	}
 	strbuf_reset(&key);
 	strbuf_addf(&key, "remote.%s.mirror", *remote);
 	if (config_get_bool(key.buf, 0)) {
-		ret = tracking_ref(*remote, ref.buf, &out) ? out.buf : NULL;
+		ret = push_tracking(*remote, ref.buf, &out, why);
 		goto done;
 	}
 	if (!config_get("push.default", &mode) || !mode)
 		mode = "simple";
-	if (!strcmp(mode, "matching") || !strcmp(mode, "current")) {
-		ret = tracking_ref(*remote, ref.buf, &out) ? out.buf : NULL;
+	if (!strcmp(mode, "nothing")) {
+		strbuf_addstr(why, "push has no destination (push.default is 'nothing')");
+	} else if (!strcmp(mode, "matching") || !strcmp(mode, "current")) {
+		ret = push_tracking(*remote, ref.buf, &out, why);
 	} else if (!strcmp(mode, "upstream") || !strcmp(mode, "tracking")) {
-		const char *up = branch_upstream(b, NULL, NULL);
+		const char *up = upstream_or_why(b, why);
 		if (up) {
 			strbuf_addstr(&out, up);
 			ret = out.buf;
 		}
-	} else if (strcmp(mode, "nothing")) {
+	} else {
 		/* simple: only where the upstream has the branch's own name */
-		const char *up = branch_upstream(b, NULL, NULL);
+		const char *up = upstream_or_why(b, why);
 		char *upc = up ? xstrdup(up) : NULL;
-		if (upc && tracking_ref(*remote, ref.buf, &out) && !strcmp(out.buf, upc))
-			ret = out.buf;
+		if (upc && push_tracking(*remote, ref.buf, &out, why)) {
+			if (!strcmp(out.buf, upc))
+				ret = out.buf;
+			else
+				strbuf_addstr(why, "cannot resolve 'simple' push to a single destination");
+		}
 		free(upc);
 	}
 done:
 	strbuf_release(&key);
 	strbuf_release(&ref);
+	strbuf_release(&scratch);
 	return ret;
+}
+
+const char *branch_push_tracking(const char *b, struct strbuf *why)
+{
+	struct strbuf dst = STRBUF_INIT;
+	const char *remote;
+	int explicit;
+	const char *r = branch_push(b, &remote, &explicit, &dst, why);
+	strbuf_release(&dst);
+	return r;
 }
 
 static void format_push(struct strbuf *out, struct ref_item *it, const struct atom *a)
@@ -858,7 +908,7 @@ static void format_push(struct strbuf *out, struct ref_item *it, const struct at
 
 	if (!skip_prefix(it->refname, "refs/heads/", &b))
 		return;
-	push = branch_push(b, &remote, &explicit, &dst);
+	push = branch_push(b, &remote, &explicit, &dst, NULL);
 	if (a->remotename) {
 		if (explicit)
 			strbuf_addstr(out, remote);
@@ -1284,7 +1334,9 @@ void ref_array_sort(struct ref_sorting *s, struct ref_array *a)
 	}
 	sort_keys = s;
 	sort_nkeys = k;
-	QSORT(a->items, a->nr, cmp_items);
+	/* git's order, also where version order with suffixes is no
+	 * strict order */
+	msort(a->items, a->nr, sizeof(*a->items), cmp_items);
 }
 
 /* --- filtering --- */

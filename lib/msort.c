@@ -1,0 +1,40 @@
+/* msort.c: the stable merge sort of lib/msort.h. */
+#include "lib/util.h"
+#include "lib/msort.h"
+
+static void sort_range(char *b, size_t n, size_t size, char *tmp,
+		       int (*cmp)(const void *, const void *))
+{
+	size_t n1 = n / 2, n2 = n - n1;
+	char *left = b, *right = b + n1 * size, *out = tmp;
+
+	if (n <= 1)
+		return;
+	sort_range(left, n1, size, tmp, cmp);
+	sort_range(right, n2, size, tmp, cmp);
+	while (n1 && n2) {
+		if (cmp(left, right) <= 0) {
+			memcpy(out, left, size);
+			left += size;
+			n1--;
+		} else {
+			memcpy(out, right, size);
+			right += size;
+			n2--;
+		}
+		out += size;
+	}
+	/* what is left of the right half is in place already */
+	memcpy(out, left, n1 * size);
+	memcpy(b, tmp, (size_t)(out - tmp) + n1 * size);
+}
+
+void msort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	char *tmp;
+	if (n < 2)
+		return;
+	tmp = xmalloc(st_mult(n, size));
+	sort_range(base, n, size, tmp, cmp);
+	free(tmp);
+}

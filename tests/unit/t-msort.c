@@ -1,0 +1,52 @@
+/* t-msort: msort() sorts, keeps equal elements in their order, and
+ * splits and merges as git's merge sort does (seen through a comparison
+ * that is not an order). */
+#include "lib/util.h"
+#include "lib/msort.h"
+#include "tests/unit/tap.h"
+
+struct item {
+	unsigned key, at;
+};
+
+static int by_key(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* Rock, paper, scissors: 0 < 1 < 2 < 0. */
+static int cyclic(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return x == y ? 0 : (y - x + 3) % 3 == 1 ? -1 : 1;
+}
+
+int main(void)
+{
+	static struct item v[1000];
+	unsigned seed = 12345;
+	int ok = 1;
+
+	for (size_t n = 0; n <= 1000; n = n ? n * 3 + 1 : 1) {
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 1103515245 + 12345;
+			v[i].key = (seed >> 16) % 17;
+			v[i].at = (unsigned)i;
+		}
+		msort(v, n, sizeof(*v), by_key);
+		for (size_t i = 1; i < n; i++)
+			if (v[i - 1].key > v[i].key ||
+			    (v[i - 1].key == v[i].key && v[i - 1].at > v[i].at))
+				ok = 0;
+		check(ok, "%zu elements sorted, equal keys in input order", n);
+	}
+	{
+		/* halves [2] and [0,1]; 2 comes before 0, so first. Halves
+		 * the other way round ([2,0] and [1]) would give 1 2 0. */
+		int a[] = { 2, 0, 1 };
+		msort(a, 3, sizeof(*a), cyclic);
+		check(a[0] == 2 && a[1] == 0 && a[2] == 1, "cyclic order: %d %d %d", a[0], a[1], a[2]);
+	}
+	return tap_done();
+}
