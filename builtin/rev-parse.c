@@ -53,7 +53,10 @@ static void show_rev(int type, const struct object_id *oid, const char *name)
 				n = "HEAD";
 				len = 4;
 			}
-			found = refs_dwim(n, len, &full, &discard);
+			/* a branch's @{upstream} or @{push} is the ref it names */
+			found = interpret_branch_mark(n, len, &full) > 0 &&
+					!refs_read(full.buf, &discard) ? 1 :
+				refs_dwim(n, len, &full, &discard);
 			if (found == 1)
 				show_with_type(type, abbrev_ref ? refs_shorten(full.buf, abbrev_ref_strict)
 								 : full.buf);
@@ -382,7 +385,7 @@ int cmd_rev_parse(int argc, const char **argv)
 			}
 			if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
 				quiet = 1;
-				flags |= GET_OID_QUIETLY;
+				flags |= GET_OID_QUIETLY | GET_OID_DIE_QUIETLY;
 				continue;
 			}
 			if (opt_with_value(arg, "--short", &val)) {

@@ -6,6 +6,7 @@
 #include "lib/index-file.h"
 #include "odb/commit-walk.h"
 #include "refs/refs.h"
+#include "refs/ref-filter.h"
 #include "lib/repo.h"
 #include "sha1/object-hash.h"
 #include <ctype.h>
@@ -471,6 +472,175 @@ void expand_branch_name(struct strbuf *sb, const char *name)
 }
 
 
+/* The branch a name before "@{u}" means: HEAD's when empty or "HEAD",
+ * the Nth prior one for "@{-N}" (-1 if there is none), else the name
+ * itself. */
+static int upstream_branch(const char *name, size_t len, struct strbuf *b)
+{
+	struct object_id oid;
+	strbuf_reset(b);
+	if (!len || (len == 4 && !memcmp(name, "HEAD", 4))) {
+		unsigned fl;
+		const char *head = refs_resolve("HEAD", &oid, &fl);
+		if (!head || !skip_prefix(head, "refs/heads/", &head))
+			die("HEAD does not point to a branch");
+		strbuf_addstr(b, head);
+		return 0;
+	}
+	if (len > 3 && !memcmp(name, "@{-", 3)) {
+		if (interpret_nth_prior_checkout(name, len, b) != (int)len)
+			return -1;
+	} else {
+		strbuf_add(b, name, len);
+	}
+	return 0;
+}
+
+struct reflog_values {
+	struct object_id *news;
+	struct object_id first_old;
+	size_t nr, alloc;
+};
+
+static int collect_values(const struct object_id *o, const struct object_id *n, const char *ident,
+			  uint64_t when, int tz, const char *msg, void *data)
+{
+	struct reflog_values *v = data;
+	(void)ident; (void)when; (void)tz; (void)msg;
+	if (!v->nr)
+		oidcpy(&v->first_old, o);
+	ALLOC_GROW(v->news, v->nr + 1, v->alloc);
+	oidcpy(&v->news[v->nr++], n);
+	return 0;
+}
+
+/* name@{n}: the value n changes back in name's reflog (0 the newest);
+ * one further back is the oldest entry's old value, when it has one. */
+static int reflog_nth(const char *name, size_t len, unsigned long n, unsigned flags,
+		      struct object_id *oid)
+{
+	struct strbuf log = STRBUF_INIT, shown = STRBUF_INIT;
+	struct reflog_values v = { 0 };
+	int ret = 0;
+
+	strbuf_add(&shown, name, len);
+	if (!len) {
+		/* the current branch's log, or HEAD's when detached */
+		struct object_id head;
+		unsigned fl;
+		const char *h = refs_resolve("HEAD", &head, &fl);
+		strbuf_addstr(&shown, h && skip_prefix(h, "refs/heads/", &h) ? h : "HEAD");
+	}
+	{
+		struct strbuf branch = STRBUF_INIT;
+		expand_branch_name(&branch, shown.buf);
+		if (refs_dwim_log(branch.buf, branch.len, &log) <= 0) {
+			strbuf_release(&branch);
+			strbuf_release(&shown);
+			strbuf_release(&log);
+			return -1;
+		}
+		strbuf_release(&branch);
+	}
+	refs_for_each_reflog_entry(log.buf, collect_values, &v);
+	if (!v.nr && !n && !refs_read(log.buf, oid)) {
+		/* @{0} of an empty log is the ref's value */
+		strbuf_release(&log);
+		strbuf_release(&shown);
+		return 0;
+	}
+	if (!v.nr) {
+		if (flags & GET_OID_DIE_QUIETLY)
+			exit(128);
+		die("log for %s is empty", log.buf);
+	}
+	if (n < v.nr)
+		oidcpy(oid, &v.news[v.nr - 1 - n]);
+	else if (n == v.nr && !is_null_oid(&v.first_old))
+		oidcpy(oid, &v.first_old);
+	else {
+		if (flags & GET_OID_DIE_QUIETLY)
+			exit(128);
+		die("log for '%s' only has %zu entries", shown.buf, v.nr);
+	}
+	free(v.news);
+	strbuf_release(&log);
+	strbuf_release(&shown);
+	return ret;
+}
+
+/* branch@{upstream} and branch@{push}: the ref where asks, resolved; -1
+ * when it does not exist, or when "@{-N}" names no branch; git's reason
+ * is fatal. */
+/* Where a branch's mark points: the ref, or NULL with git's reason. */
+typedef const char *mark_fn(const char *branch, struct strbuf *why);
+
+static const char *at_branch_mark(const char *name, size_t len, mark_fn *where)
+{
+	struct strbuf b = STRBUF_INIT, why = STRBUF_INIT;
+	const char *ref = NULL;
+	if (upstream_branch(name, len, &b) >= 0 && !(ref = where(b.buf, &why)))
+		die("%s", why.buf);
+	strbuf_release(&b);
+	strbuf_release(&why);
+	return ref;
+}
+
+/* The mark a name ends with: upstream_or_why for @{u} and @{upstream},
+ * branch_push_tracking for @{push}, NULL for none; *plen: the length of
+ * the branch part. */
+static mark_fn *branch_mark(const char *str, size_t len, size_t *plen)
+{
+	static const struct { const char *mark; mark_fn *where; } marks[] = { { "@{u}", upstream_or_why }, { "@{upstream}", upstream_or_why },
+		    { "@{push}", branch_push_tracking } };
+	for (size_t i = 0; i < ARRAY_SIZE(marks); i++) {
+		size_t ml = strlen(marks[i].mark);
+		if (len >= ml && !strncasecmp(str + len - ml, marks[i].mark, ml)) {
+			*plen = len - ml;
+			return marks[i].where;
+		}
+	}
+	return NULL;
+}
+
+int interpret_branch_mark(const char *name, size_t len, struct strbuf *ref)
+{
+	size_t plen;
+	mark_fn *where = branch_mark(name, len, &plen);
+	const char *r;
+	if (!where)
+		return 0;
+	if (!(r = at_branch_mark(name, plen, where)))
+		return -1;
+	strbuf_reset(ref);
+	strbuf_addstr(ref, r);
+	return 1;
+}
+
+/*
+ * name@{...} at the end of str (at: where "@{" starts): "u" or "upstream"
+ * (any case) for the branch's upstream, "push" for where it is pushed,
+ * digits for a reflog entry. Dates are not read here (-1, as for a name
+ * that means nothing).
+ */
+static int get_oid_at_brace(const char *str, size_t len, const char *at, unsigned flags,
+			    struct object_id *oid)
+{
+	const char *inner = at + 2;
+	size_t ilen = str + len - 1 - inner, plen = at - str;
+	struct strbuf ref = STRBUF_INIT;
+	int r;
+
+	if ((r = interpret_branch_mark(str, len, &ref))) {
+		r = r > 0 && !refs_read(ref.buf, oid) ? 0 : -1;
+		strbuf_release(&ref);
+		return r;
+	}
+	if (ilen && ilen < 10 && strspn(inner, "0123456789") == ilen)
+		return reflog_nth(str, plen, strtoul(inner, NULL, 10), flags, oid);
+	return -1;
+}
+
 /* git refuses ref names that are empty, end in '/' or contain "//". */
 static int ambiguous_path(const char *p, size_t len)
 {
@@ -529,9 +699,15 @@ static int get_oid_basic(const char *str, size_t len, unsigned flags, struct obj
 			warning("refname '%.*s' is ambiguous.", (int)len, str);
 		return 0;
 	}
-	if (len && str[len - 1] == '}' && memmem(str, len, "@{", 2)) {
-		strbuf_release(&full);
-		return -1;   /* reflog and upstream forms are not supported */
+	if (len && str[len - 1] == '}') {
+		/* the last "@{" opens what the name ends with */
+		const char *at = NULL;
+		for (const char *p = str; (p = memmem(p, len - (p - str), "@{", 2)); p += 2)
+			at = p;
+		if (at) {
+			strbuf_release(&full);
+			return get_oid_at_brace(str, len, at, flags, oid);
+		}
 	}
 	if (ambiguous_path(str, len))
 		return -1;

@@ -14,6 +14,9 @@ enum {
 	/* Resolution failed before: say why, with git's fatal message, for
 	 * <rev>:<path> forms (what git prints after "unknown revision"). */
 	GET_OID_ONLY_TO_DIE = 8,
+	/* rev-parse --verify -q: where git dies on a name (a reflog with
+	 * too few entries), exit 128 without a word */
+	GET_OID_DIE_QUIETLY = 16,
 };
 
 /* 0 and *oid, or -1 without a word. */
@@ -37,5 +40,10 @@ int interpret_nth_prior_checkout(const char *name, size_t len, struct strbuf *bu
 /* A branch name as git's commands take one: "@{-N}" expanded, the rest
  * kept as given. */
 void expand_branch_name(struct strbuf *sb, const char *name);
+/* "<branch>@{upstream}" (or @{u}) and "<branch>@{push}": 1 and the
+ * remote-tracking ref in ref, 0 for a name without such an ending, -1
+ * when "@{-N}" before it names no branch. git's reasons ("no upstream
+ * configured for branch 'x'") are fatal, as in git. */
+int interpret_branch_mark(const char *name, size_t len, struct strbuf *ref);
 
 #endif

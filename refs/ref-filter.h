@@ -142,5 +142,11 @@ const char *ref_filter_head(void);
 /* Branch tracking: upstream ref of a local branch ("refs/remotes/o/x"),
  * or NULL. The config is read once. */
 const char *branch_upstream(const char *branch_short, const char **remote, const char **merge);
+/* The same, or NULL with git's reason in why ("no upstream configured
+ * for branch 'x'", ...). */
+const char *upstream_or_why(const char *branch_short, struct strbuf *why);
+/* The remote-tracking ref a push of the branch would update (what
+ * <branch>@{push} names), or NULL with git's reason in why. */
+const char *branch_push_tracking(const char *branch_short, struct strbuf *why);
 
 #endif

@@ -6,13 +6,24 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
-static void log_path(struct strbuf *sb, const char *name)
+void reflog_path(struct strbuf *sb, const char *name)
 {
 	if (!strchr(name, '/') || starts_with(name, "refs/bisect/") ||
 	    starts_with(name, "refs/worktree/") || starts_with(name, "refs/rewritten/"))
 		git_path_buf(sb, "logs/%s", name);
 	else
 		common_path_buf(sb, "logs/%s", name);
+}
+
+int refs_reflog_exists(const char *name)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
+	int r;
+	reflog_path(&path, name);
+	r = !stat(path.buf, &st) && S_ISREG(st.st_mode);
+	strbuf_release(&path);
+	return r;
 }
 
 /* One line; 0 and the callback's answer in *ret, or -1 if malformed. */
@@ -51,7 +62,7 @@ int refs_for_each_reflog_entry(const char *name, reflog_cb cb, void *data)
 	struct strbuf path = STRBUF_INIT, buf = STRBUF_INIT;
 	const char *p, *end;
 	int ret = 0;
-	log_path(&path, name);
+	reflog_path(&path, name);
 	if (strbuf_read_file(&buf, path.buf, 0) < 0) {
 		strbuf_release(&path);
 		strbuf_release(&buf);

@@ -114,6 +114,34 @@ static const char *const rev_parse_rules[] = {
 	"refs/remotes/%.*s/HEAD",
 };
 
+int refs_dwim_log(const char *name, size_t len, struct strbuf *log)
+{
+	struct strbuf try = STRBUF_INIT;
+	int found = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(rev_parse_rules); i++) {
+		struct object_id oid;
+		unsigned flags = 0;
+		const char *r;
+		strbuf_reset(&try);
+		strbuf_addf(&try, rev_parse_rules[i], (int)len, name);
+		if (check_refname_format(try.buf, REFNAME_ALLOW_ONELEVEL) ||
+		    !(r = refs_resolve_reading(try.buf, &oid, &flags)))
+			continue;
+		if (refs_reflog_exists(try.buf))
+			r = try.buf;
+		else if (strcmp(r, try.buf) && refs_reflog_exists(r))
+			;
+		else
+			continue;
+		if (!found++) {
+			strbuf_reset(log);
+			strbuf_addstr(log, r);
+		}
+	}
+	strbuf_release(&try);
+	return found;
+}
+
 int refs_dwim(const char *name, size_t len, struct strbuf *full, struct object_id *oid)
 {
 	struct strbuf try = STRBUF_INIT, prior = STRBUF_INIT;

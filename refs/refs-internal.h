@@ -36,6 +36,9 @@ int read_loose_ref_fresh(const char *name, struct object_id *oid, struct strbuf 
 /* The file of a ref: per-worktree names under the git dir, others under the common dir. */
 void ref_path(struct strbuf *sb, const char *name);
 
+/* The file of a ref's reflog (logs/<name>, per worktree or common as
+ * the ref itself). */
+void reflog_path(struct strbuf *sb, const char *name);
 /* Reflog identity "Name <email> <time> <tz>" as git builds it. */
 int reflog_append(const char *name, const struct object_id *old_oid,
 		  const struct object_id *new_oid, const char *msg, int force_create);

@@ -124,6 +124,11 @@ int refs_write_packed(const struct ref_entry *refs, size_t nr);
 typedef int (*reflog_cb)(const struct object_id *old_oid, const struct object_id *new_oid,
 			 const char *ident, uint64_t when, int tz, const char *msg, void *data);
 int refs_for_each_reflog_entry(const char *name, reflog_cb cb, void *data);
+int refs_reflog_exists(const char *name);
+/* The reflog a short name means, by the ref rules: the first rule whose
+ * ref exists and has a log (or whose symref target has one). Returns how
+ * many rules found one; *log holds the first. */
+int refs_dwim_log(const char *name, size_t len, struct strbuf *log);
 /* Names of all refs that have a reflog (logs/HEAD, logs/refs/...). */
 int refs_for_each_reflog(ref_cb cb, void *data);
 

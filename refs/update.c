@@ -140,18 +140,6 @@ int should_autocreate_reflog(const char *name)
 	       starts_with(name, "refs/notes/") || !strcmp(name, "HEAD");
 }
 
-static void log_path(struct strbuf *sb, const char *name)
-{
-	struct strbuf p = STRBUF_INIT;
-	strbuf_addf(&p, "logs/%s", name);
-	if (!strchr(name, '/') || starts_with(name, "refs/bisect/") ||
-	    starts_with(name, "refs/worktree/") || starts_with(name, "refs/rewritten/"))
-		git_path_buf(sb, "%s", p.buf);
-	else
-		common_path_buf(sb, "%s", p.buf);
-	strbuf_release(&p);
-}
-
 /* git folds a message onto one line: runs of whitespace become one space. */
 static void clean_msg(struct strbuf *sb, const char *msg)
 {
@@ -178,7 +166,7 @@ int reflog_append(const char *name, const struct object_id *old_oid,
 	static const struct object_id null_oid;
 	if (!old_oid)
 		old_oid = &null_oid;
-	log_path(&path, name);
+	reflog_path(&path, name);
 	if (force_create || should_autocreate_reflog(name)) {
 		flags |= O_CREAT;
 		mkdir_leading(path.buf);
@@ -209,7 +197,7 @@ int reflog_append(const char *name, const struct object_id *old_oid,
 static void delete_reflog(const char *name)
 {
 	struct strbuf path = STRBUF_INIT;
-	log_path(&path, name);
+	reflog_path(&path, name);
 	unlink(path.buf);
 	strbuf_release(&path);
 }
@@ -741,8 +729,8 @@ static int move_log(const char *from, const char *to, int copy)
 {
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, buf = STRBUF_INIT;
 	int ret = 0;
-	log_path(&a, from);
-	log_path(&b, to);
+	reflog_path(&a, from);
+	reflog_path(&b, to);
 	if (!file_exists(a.buf))
 		goto out;
 	mkdir_leading(b.buf);
