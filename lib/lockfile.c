@@ -113,6 +113,15 @@ const char *lock_file_target(struct lock_file *lk, struct strbuf *sb)
 	return sb->buf;
 }
 
+int lock_file_close_unsynced(struct lock_file *lk)
+{
+	int r = 0;
+	if (lk->fd >= 0)
+		r = close(lk->fd);
+	lk->fd = -1;
+	return r;
+}
+
 int lock_file_commit(struct lock_file *lk)
 {
 	struct strbuf target = STRBUF_INIT;

@@ -24,7 +24,11 @@ struct lock_file {
 int lock_file_acquire(struct lock_file *lk, const char *path, long timeout_ms);
 /* Append git's message for a failed acquire to sb. */
 void lock_file_error(struct strbuf *sb, const char *path, int err);
-int lock_file_commit(struct lock_file *lk);   /* fsync + rename; 0 or -1 */
+/* fsync (unless closed unsynced) and rename; 0 or -1 */
+int lock_file_commit(struct lock_file *lk);
+/* Close the lock's file unsynced, for a caller that syncs many at once
+ * (syncfs) before it commits them: commit then only renames. 0 or -1. */
+int lock_file_close_unsynced(struct lock_file *lk);
 void lock_file_rollback(struct lock_file *lk);
 /* The path the lock will be renamed to (without ".lock"). */
 const char *lock_file_target(struct lock_file *lk, struct strbuf *sb);

@@ -215,16 +215,17 @@ int file_exists(const char *path)
 
 int mkdir_leading(const char *path)
 {
-	char *buf = xstrdup(path);
-	char *p = buf;
-	while ((p = strchr(p + 1, '/'))) {
-		*p = 0;
-		if (mkdir(buf, 0777) && errno != EEXIST) {
-			free(buf);
-			return -1;
-		}
-		*p = '/';
+	/* the deepest directory first: it usually exists, and one call
+	 * says so; only a missing one sends us further up */
+	char *buf = xstrdup(path), *slash = strrchr(buf, '/');
+	int r = 0;
+	if (slash && slash != buf) {
+		*slash = 0;
+		if (mkdir(buf, 0777) < 0 && errno != EEXIST &&
+		    (errno != ENOENT || mkdir_leading(buf) < 0 ||
+		     (mkdir(buf, 0777) < 0 && errno != EEXIST)))
+			r = -1;
 	}
 	free(buf);
-	return 0;
+	return r;
 }

@@ -15,6 +15,7 @@
 
 static struct packed_refs *cached;
 static int cached_absent;
+static struct stat cached_st;   /* of the file read (cached) */
 
 static NORETURN void die_unterminated(const char *path, const char *p, size_t len)
 {
@@ -218,6 +219,7 @@ struct packed_refs *packed_refs_get(void)
 	}
 	if (fstat(fd, &st) < 0)
 		die_errno("couldn't stat %s", pr->path);
+	cached_st = st;
 	if ((uintmax_t)st.st_size > SIZE_MAX)
 		die("packed-refs file %s is too large", pr->path);
 	pr->len = st.st_size;
@@ -253,6 +255,26 @@ struct packed_refs *packed_refs_get(void)
 		index_unsorted(pr);
 	cached = pr;
 	return pr;
+}
+
+/* The same file as the one read: same inode, size and times. */
+static int same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_ino == b->st_ino && a->st_dev == b->st_dev && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+struct packed_refs *packed_refs_get_fresh(void)
+{
+	struct stat st;
+	if (cached || cached_absent) {
+		int there = !stat(common_path("packed-refs"), &st);
+		if (there ? cached && same_file(&st, &cached_st) : cached_absent)
+			return cached;
+		packed_refs_forget();
+	}
+	return packed_refs_get();
 }
 
 void packed_refs_forget(void)

@@ -21,6 +21,9 @@ struct packed_refs {
 /* NULL if there is no packed-refs file; dies on a malformed one. */
 struct packed_refs *packed_refs_get(void);
 void packed_refs_forget(void);
+/* packed_refs_get(), read again only if the file changed since (a stat:
+ * another inode, size or time), as under a lock before a change. */
+struct packed_refs *packed_refs_get_fresh(void);
 /* Iterate records whose names start with prefix, in name order. */
 int packed_refs_for_each(struct packed_refs *pr, const char *prefix,
 			 int (*fn)(struct ref_entry *e, void *data), void *data);
@@ -48,9 +51,9 @@ void refs_invalidate(void);
 
 /*
  * One change to one ref, in two halves (refs/update.c): ref_update_lock()
- * takes the lock and checks; ref_update_write() (an update) or, once
- * packed_refs_remove() has dropped the ref, ref_update_remove() (a
- * deletion) finishes; ref_update_release() lets go of what is left. A
+ * takes the lock and checks; ref_update_stage() then ref_update_write()
+ * (an update) or, once packed_refs_remove() has dropped the ref,
+ * ref_update_remove() (a deletion) finishes; ref_update_release() lets go of what is left. A
  * single update and a transaction of many go the same way.
  */
 struct ref_update {
@@ -66,8 +69,12 @@ struct ref_update {
 	struct object_id cur;        /* the value found under the lock */
 	int exists, unchanged;
 };
-int ref_update_lock(struct ref_update *u, const char *const *others, size_t nr_others,
-		    struct strbuf *err);
+/* The names a transaction changes (refs/transaction.c). */
+struct ref_names;
+/* A name of the set below or above name ("a" and "a/b"), or NULL. */
+const char *ref_names_conflict(const struct ref_names *set, const char *name);
+int ref_update_lock(struct ref_update *u, const struct ref_names *others, struct strbuf *err);
+int ref_update_stage(struct ref_update *u, int unsynced, struct strbuf *err);
 int ref_update_write(struct ref_update *u, struct strbuf *err);
 int ref_update_remove(struct ref_update *u, struct strbuf *err);
 void ref_update_release(struct ref_update *u);

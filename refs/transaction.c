@@ -3,12 +3,21 @@
  * deletions leave packed-refs in one rewrite. */
 #include "refs/refs-internal.h"
 #include "lib/strbuf.h"
+#include "lib/repo.h"
+#include "lib/lockfile.h"
+#include <fcntl.h>
 
 struct ref_transaction {
 	struct ref_update *u;
 	size_t nr, alloc;
 	int prepared;
+	int together;   /* synced at once: the lock files are closed as written */
 };
+
+/* Many new values are synced with one syncfs() of the repository's file
+ * system, not one fsync() each; a few are fsynced as a single update is.
+ * Written and closed as they are locked, many locks hold no descriptor. */
+#define SYNC_ONE_BY_ONE 4
 
 struct ref_transaction *ref_transaction_begin(void)
 {
@@ -37,65 +46,123 @@ void ref_transaction_add(struct ref_transaction *t, const char *name,
 	}
 }
 
+/*
+ * The names a transaction changes: those asked for, sorted (binary
+ * search), and the symref targets found on the way (few; a list).
+ */
+struct ref_names {
+	const char **sorted;
+	size_t nr;
+	char **extra;
+	size_t nr_extra, alloc_extra;
+};
+
+static int sync_repository(void)
+{
+	int fd = open(common_path("refs"), O_RDONLY | O_DIRECTORY | O_CLOEXEC), r;
+	if (fd < 0)
+		return -1;
+	r = syncfs(fd);
+	close(fd);
+	return r;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static int has_name(const char *const *names, size_t nr, const char *name)
+/* The first sorted name not below name (name itself or after it). */
+static size_t lower_bound(const struct ref_names *set, const char *name)
 {
-	for (size_t i = 0; i < nr; i++)
-		if (!strcmp(names[i], name))
-			return 1;
-	return 0;
+	size_t lo = 0, hi = set->nr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(set->sorted[mid], name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static const char *names_find(const struct ref_names *set, const char *name, size_t len)
+{
+	char *n = xstrndup(name, len);
+	size_t at = lower_bound(set, n);
+	const char *found = at < set->nr && !strcmp(set->sorted[at], n) ? set->sorted[at] : NULL;
+	for (size_t i = 0; !found && i < set->nr_extra; i++)
+		if (!strcmp(set->extra[i], n))
+			found = set->extra[i];
+	free(n);
+	return found;
+}
+
+const char *ref_names_conflict(const struct ref_names *set, const char *name)
+{
+	struct strbuf below = STRBUF_INIT;
+	const char *found = NULL;
+	size_t at;
+
+	/* a name above: each leading part of name */
+	for (const char *slash = strchr(name, '/'); slash && !found; slash = strchr(slash + 1, '/'))
+		found = names_find(set, name, (size_t)(slash - name));
+	/* a name below: one starting "name/" */
+	strbuf_addf(&below, "%s/", name);
+	at = lower_bound(set, below.buf);
+	if (!found && at < set->nr && starts_with(set->sorted[at], below.buf))
+		found = set->sorted[at];
+	for (size_t i = 0; !found && i < set->nr_extra; i++)
+		if (starts_with(set->extra[i], below.buf))
+			found = set->extra[i];
+	strbuf_release(&below);
+	return found;
+}
+
+static void names_release(struct ref_names *set)
+{
+	free(set->sorted);
+	for (size_t i = 0; i < set->nr_extra; i++)
+		free(set->extra[i]);
+	free(set->extra);
 }
 
 /*
  * Two changes may not reach one ref: not by name, not through a symref
  * (HEAD and the branch it points to), and not through HEAD's log, which
- * follows the branch HEAD points to.
+ * follows the branch HEAD points to. Fills set.
  */
-static int check_overlaps(struct ref_transaction *t, const char ***names, size_t *nr,
-			  struct strbuf *err)
+static int check_overlaps(struct ref_transaction *t, struct ref_names *set, struct strbuf *err)
 {
 	struct strbuf target = STRBUF_INIT, head = STRBUF_INIT;
-	size_t alloc = 0;
 	int r = 0;
 
-	*names = NULL;
-	*nr = 0;
-	for (size_t i = 0; i < t->nr; i++) {
-		ALLOC_GROW(*names, *nr + 1, alloc);
-		(*names)[(*nr)++] = t->u[i].name;
-	}
-	{
-		const char **sorted = xmalloc(st_mult(*nr ? *nr : 1, sizeof(*sorted)));
-		memcpy(sorted, *names, *nr * sizeof(*sorted));
-		qsort(sorted, *nr, sizeof(*sorted), cmp_str);
-		for (size_t i = 1; i < *nr && !r; i++)
-			if (!strcmp(sorted[i - 1], sorted[i])) {
-				strbuf_addf(err, "multiple updates for ref '%s' not allowed", sorted[i]);
-				r = -1;
-			}
-		free(sorted);
-	}
-	if (refs_read_symref("HEAD", &head) == NULL)
+	set->sorted = xmalloc(st_mult(t->nr ? t->nr : 1, sizeof(*set->sorted)));
+	for (size_t i = 0; i < t->nr; i++)
+		set->sorted[set->nr++] = t->u[i].name;
+	qsort(set->sorted, set->nr, sizeof(*set->sorted), cmp_str);
+	for (size_t i = 1; i < set->nr && !r; i++)
+		if (!strcmp(set->sorted[i - 1], set->sorted[i])) {
+			strbuf_addf(err, "multiple updates for ref '%s' not allowed", set->sorted[i]);
+			r = -1;
+		}
+	if (!refs_read_symref("HEAD", &head))
 		strbuf_reset(&head);
 	for (size_t i = 0; i < t->nr && !r; i++) {
 		struct ref_update *u = &t->u[i];
 		if (strcmp(u->name, "HEAD") && head.len && !strcmp(head.buf, u->name) &&
-		    has_name(*names, *nr, "HEAD")) {
+		    names_find(set, "HEAD", 4)) {
 			strbuf_addf(err, "multiple updates for 'HEAD' (including one via its referent '%s') are not allowed",
 				    u->name);
 			r = -1;
 		} else if (!(u->flags & REF_NO_DEREF) && refs_read_symref(u->name, &target)) {
-			if (has_name(*names, *nr, target.buf)) {
+			if (names_find(set, target.buf, target.len)) {
 				strbuf_addf(err, "multiple updates for '%s' (including one via symref '%s') are not allowed",
 					    target.buf, u->name);
 				r = -1;
 			} else {
-				ALLOC_GROW(*names, *nr + 1, alloc);
-				(*names)[(*nr)++] = xstrdup(target.buf);
+				ALLOC_GROW(set->extra, set->nr_extra + 1, set->alloc_extra);
+				set->extra[set->nr_extra++] = xstrdup(target.buf);
 			}
 		}
 	}
@@ -106,25 +173,24 @@ static int check_overlaps(struct ref_transaction *t, const char ***names, size_t
 
 int ref_transaction_prepare(struct ref_transaction *t, struct strbuf *err)
 {
-	const char **names, **others;
-	size_t nr, nr_orig = t->nr;
+	struct ref_names set = { 0 };
 	int r;
 
 	if (t->prepared)
 		return 0;
-	r = check_overlaps(t, &names, &nr, err);
-	others = xmalloc(st_mult(nr ? nr : 1, sizeof(*others)));
+	for (size_t i = 0, writes = 0; i < t->nr; i++)
+		if (t->u[i].has_new && !t->u[i].del && ++writes > SYNC_ONE_BY_ONE)
+			t->together = 1;
+	r = check_overlaps(t, &set, err);
 	for (size_t i = 0; i < t->nr && !r; i++) {
-		size_t n = 0;
-		for (size_t k = 0; k < nr; k++)
-			if (k != i)
-				others[n++] = names[k];
-		r = ref_update_lock(&t->u[i], others, n, err);
+		struct ref_update *u = &t->u[i];
+		r = ref_update_lock(u, &set, err);
+		if (!r && u->has_new && !u->del)
+			r = ref_update_stage(u, t->together, err);
+		else if (!r)
+			lock_file_close_unsynced(u->lk);   /* the lock alone is what counts */
 	}
-	for (size_t k = nr_orig; k < nr; k++)
-		free((char *)names[k]);
-	free(names);
-	free(others);
+	names_release(&set);
 	if (r)
 		return -1;
 	t->prepared = 1;
@@ -139,6 +205,10 @@ int ref_transaction_commit(struct ref_transaction *t, struct strbuf *err)
 
 	if (ref_transaction_prepare(t, err) < 0)
 		return -1;
+	if (t->together && sync_repository() < 0) {
+		strbuf_addf(err, "unable to sync the new values of refs: %s", strerror(errno));
+		return -1;
+	}
 	gone = xmalloc(st_mult(t->nr ? t->nr : 1, sizeof(*gone)));
 	for (size_t i = 0; i < t->nr; i++)
 		if (t->u[i].del)

@@ -263,25 +263,8 @@ static void prune_dirs(const char *name)
 	strbuf_release(&path);
 }
 
-/* A ref that does not exist yet may not sit below or above another name
- * of the same transaction either. */
-static int check_others(const char *name, const char *const *others, size_t nr,
-			struct strbuf *err)
-{
-	size_t len = strlen(name);
-	for (size_t i = 0; i < nr; i++) {
-		size_t ol = strlen(others[i]);
-		const char *longer = ol > len ? others[i] : name;
-		size_t shorter = ol > len ? len : ol;
-		if (ol != len && !strncmp(name, others[i], shorter) && longer[shorter] == '/') {
-			strbuf_addf(err, "cannot process '%s' and '%s' at the same time", name, others[i]);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* Current value under the lock: 0 found, -1 absent; symref targets followed. */
+/* Current value under the lock: 0 found, -1 absent, -2 a loose file that
+ * holds no ref; symref targets followed. */
 static int read_current(const char *name, struct object_id *oid)
 {
 	struct strbuf target = STRBUF_INIT;
@@ -298,9 +281,8 @@ static int read_current(const char *name, struct object_id *oid)
 	if (r == 0)
 		return 0;
 	if (r == -1)
-		return -1;
-	packed_refs_forget();
-	pr = packed_refs_get();
+		return -2;
+	pr = packed_refs_get_fresh();
 	if (pr && starts_with(name, "refs/") && !packed_refs_find(pr, name, &e)) {
 		oidcpy(oid, &e.oid);
 		return 0;
@@ -363,15 +345,6 @@ static const char *update_target(const char *name, int no_deref, int *via_symref
 	return out.buf;
 }
 
-static int is_garbage(const char *name)
-{
-	struct strbuf target = STRBUF_INIT;
-	struct object_id oid;
-	int r = read_loose_ref_fresh(name, &oid, &target);
-	strbuf_release(&target);
-	return r == -1;
-}
-
 static int is_symref_file(const char *name)
 {
 	struct strbuf target = STRBUF_INIT;
@@ -420,26 +393,30 @@ static int check_new_value(const char *name, const struct object_id *oid, struct
  * The first half of a change: u->real found, its lock taken and its
  * current value read and checked against u->old_oid; for an update, the
  * new value checked too. On failure err holds git's message and the
- * caller releases u. others: the names of a transaction's other changes,
- * which no new ref may sit below or above.
+ * caller releases u. others: the names a transaction changes, which no
+ * new ref may sit below or above (NULL for a change on its own).
  */
-int ref_update_lock(struct ref_update *u, const char *const *others, size_t nr_others,
-		    struct strbuf *err)
+int ref_update_lock(struct ref_update *u, const struct ref_names *others, struct strbuf *err)
 {
 	size_t base = err->len;
-	const char *real = update_target(u->name, u->flags & REF_NO_DEREF, &u->via);
-	int writes = u->has_new && !u->del;
+	const char *real = update_target(u->name, u->flags & REF_NO_DEREF, &u->via), *with;
+	int writes = u->has_new && !u->del, r;
 
 	u->real = xstrdup(real);
 	strbuf_addf(err, "cannot lock ref '%s': ", u->name);
 	if (writes && check_available(u->real, NULL, err) < 0)
 		return -1;
-	if (nr_others && refs_read(u->real, &u->cur) && check_others(u->real, others, nr_others, err) < 0)
+	/* a ref that does not exist yet may not sit below or above another
+	 * name of the same transaction either */
+	if (others && refs_read(u->real, &u->cur) && (with = ref_names_conflict(others, u->real))) {
+		strbuf_addf(err, "cannot process '%s' and '%s' at the same time", u->real, with);
 		return -1;
+	}
 	if (!(u->lk = lock_ref(u->real, err)))
 		return -1;
-	u->exists = !read_current(u->real, &u->cur);
-	if (!u->exists && writes && is_garbage(u->real)) {
+	r = read_current(u->real, &u->cur);
+	u->exists = !r;
+	if (r == -2 && writes) {
 		strbuf_addf(err, "unable to resolve reference '%s': reference broken", u->real);
 		return -1;
 	}
@@ -472,9 +449,29 @@ int ref_update_lock(struct ref_update *u, const char *const *others, size_t nr_o
 }
 
 /* The second half of an update (not a deletion): write, rename, log. */
-int ref_update_write(struct ref_update *u, struct strbuf *err)
+/* An update's new value into its lock file; unsynced, the file is closed
+ * for the caller to sync with others. */
+int ref_update_stage(struct ref_update *u, int unsynced, struct strbuf *err)
 {
 	struct strbuf line = STRBUF_INIT;
+	int r = 0;
+
+	if (u->unchanged)
+		return unsynced ? lock_file_close_unsynced(u->lk) : 0;
+	strbuf_addf(&line, "%s\n", oid_to_hex(&u->new_oid));
+	if (write_in_full(u->lk->fd, line.buf, line.len) < 0 ||
+	    (unsynced && lock_file_close_unsynced(u->lk) < 0)) {
+		strbuf_addf(err, "cannot update ref '%s': %s", u->name, strerror(errno));
+		r = -1;
+	}
+	strbuf_release(&line);
+	return r;
+}
+
+/* The second half of an update (not a deletion), once staged: rename,
+ * log. */
+int ref_update_write(struct ref_update *u, struct strbuf *err)
+{
 	struct object_id old;
 
 	if (u->unchanged) {
@@ -484,14 +481,11 @@ int ref_update_write(struct ref_update *u, struct strbuf *err)
 			reflog_append(u->name, &u->cur, &u->new_oid, u->msg, 0);
 		return 0;
 	}
-	strbuf_addf(&line, "%s\n", oid_to_hex(&u->new_oid));
-	if (write_in_full(u->lk->fd, line.buf, line.len) < 0 || lock_file_commit(u->lk) < 0) {
+	if (lock_file_commit(u->lk) < 0) {
 		strbuf_addf(err, "cannot update ref '%s': %s", u->name, strerror(errno));
 		lock_file_rollback(u->lk);
-		strbuf_release(&line);
 		return -1;
 	}
-	strbuf_release(&line);
 	oidcpy(&old, u->log_old ? u->log_old : &u->cur);
 	reflog_append(u->real, &old, &u->new_oid, u->msg, u->flags & REF_FORCE_CREATE_REFLOG);
 	if (u->via)
@@ -549,7 +543,8 @@ static int do_update(const char *name, const struct object_id *new_oid,
 		u.has_old = 1;
 		oidcpy(&u.old_oid, old_oid);
 	}
-	if (!ref_update_lock(&u, NULL, 0, err) && !ref_update_write(&u, err))
+	if (!ref_update_lock(&u, NULL, err) && !ref_update_stage(&u, 0, err) &&
+	    !ref_update_write(&u, err))
 		r = 0;
 	ref_update_release(&u);
 	return r;
@@ -586,8 +581,7 @@ int packed_refs_remove(const char *const *names, size_t nr, int always_lock,
 	char *path;
 
 	/* a cheap look first, so that loose-only deletions take no lock */
-	packed_refs_forget();
-	pr = packed_refs_get();
+	pr = packed_refs_get_fresh();
 	for (size_t i = 0; pr && i < nr; i++) {
 		struct ref_entry e;
 		if (!packed_refs_find(pr, names[i], &e))
@@ -604,8 +598,7 @@ int packed_refs_remove(const char *const *names, size_t nr, int always_lock,
 	}
 	free(path);
 	/* under the lock, the file may have changed since the look */
-	packed_refs_forget();
-	pr = packed_refs_get();
+	pr = packed_refs_get_fresh();
 	found = 0;
 	for (size_t i = 0; pr && i < nr; i++) {
 		struct ref_entry e;
@@ -670,7 +663,7 @@ int refs_delete_err(const char *name, const struct object_id *old_oid, unsigned 
 		if (packed_refs_remove(&real, 1, 1, err) < 0)
 			return -1;
 	}
-	if (!ref_update_lock(&u, NULL, 0, err)) {
+	if (!ref_update_lock(&u, NULL, err)) {
 		strbuf_reset(err);
 		if (((flags & REF_PACKED_FIRST) ||
 		     !packed_refs_remove((const char *const *)&u.real, 1, 0, err)) &&
@@ -858,8 +851,7 @@ int refs_write_packed(const struct ref_entry *refs, size_t nr)
 		free(pathdup);
 		return -1;
 	}
-	packed_refs_forget();
-	pr = packed_refs_get();
+	pr = packed_refs_get_fresh();
 	if (pr)
 		packed_refs_for_each(pr, "", collect_packed, &l);
 	for (size_t i = 0; i < nr; i++)

@@ -127,6 +127,27 @@ test_expect_success 'a lock held on one ref: nothing changes, no lock is left' '
 	(cd orig && rm .git/refs/heads/side.lock)
 '
 
+test_expect_success 'thousands of changes at once: few descriptors, one sync, git reads the result' '
+	rm -rf work && cp -a orig work && cd work &&
+	i=0 && while [ $i -lt 3000 ]; do echo "create refs/heads/many/b$i $ONE"; i=$((i + 1)); done >create &&
+	sed "s/^create \(.*\) .*/verify \1 $ONE/" create >verify &&
+	sed "s/^create \(.*\) .*/delete \1/" create >delete &&
+	(ulimit -n 64 && "$MINI_GIT" update-ref --stdin <create) &&
+	test $(git for-each-ref refs/heads/many | wc -l) = 3000 &&
+	git for-each-ref --format="%(objectname)" refs/heads/many | sort -u >ids &&
+	echo $ONE >expect && test_cmp expect ids &&
+	(ulimit -n 64 && "$MINI_GIT" update-ref --stdin <verify) &&
+	(ulimit -n 64 && "$MINI_GIT" update-ref --stdin <delete) &&
+	test $(git for-each-ref refs/heads/many | wc -l) = 0 &&
+	! test -d .git/refs/heads/many &&
+	git fsck 2>&1 &&
+	if have_strace; then
+		strace -f -o trace -e trace=fsync,fdatasync,syncfs "$MINI_GIT" update-ref --stdin <create &&
+		test $(grep -c "^[0-9]* *syncfs(" trace) = 1 &&
+		test $(grep -c "^[0-9]* *f.*sync(" trace) = 0
+	fi
+'
+
 test_expect_success 'ok lines come as the commands are read' '
 	rm -rf work && cp -a orig work && cd work &&
 	mkfifo in out &&
