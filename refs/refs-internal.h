@@ -68,6 +68,7 @@ struct ref_update {
 	struct lock_file *lk;
 	struct object_id cur;        /* the value found under the lock */
 	int exists, unchanged;
+	int split;                   /* in a transaction: through a symref, so checked last, as git does */
 };
 /* The names a transaction changes (refs/transaction.c). */
 struct ref_names;

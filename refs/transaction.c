@@ -163,6 +163,7 @@ static int check_overlaps(struct ref_transaction *t, struct ref_names *set, stru
 			} else {
 				ALLOC_GROW(set->extra, set->nr_extra + 1, set->alloc_extra);
 				set->extra[set->nr_extra++] = xstrdup(target.buf);
+				u->split = 1;
 			}
 		}
 	}
@@ -182,14 +183,19 @@ int ref_transaction_prepare(struct ref_transaction *t, struct strbuf *err)
 		if (t->u[i].has_new && !t->u[i].del && ++writes > SYNC_ONE_BY_ONE)
 			t->together = 1;
 	r = check_overlaps(t, &set, err);
-	for (size_t i = 0; i < t->nr && !r; i++) {
-		struct ref_update *u = &t->u[i];
-		r = ref_update_lock(u, &set, err);
-		if (!r && u->has_new && !u->del)
-			r = ref_update_stage(u, t->together, err);
-		else if (!r)
-			lock_file_close_unsynced(u->lk);   /* the lock alone is what counts */
-	}
+	/* git changes a symref's target as an extra change at the end: its
+	 * checks come after every other change's */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < t->nr && !r; i++) {
+			struct ref_update *u = &t->u[i];
+			if (u->split != pass)
+				continue;
+			r = ref_update_lock(u, &set, err);
+			if (!r && u->has_new && !u->del)
+				r = ref_update_stage(u, t->together, err);
+			else if (!r)
+				lock_file_close_unsynced(u->lk);   /* the lock alone is what counts */
+		}
 	names_release(&set);
 	if (r)
 		return -1;

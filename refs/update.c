@@ -404,13 +404,20 @@ int ref_update_lock(struct ref_update *u, const struct ref_names *others, struct
 
 	u->real = xstrdup(real);
 	strbuf_addf(err, "cannot lock ref '%s': ", u->name);
-	if (writes && check_available(u->real, NULL, err) < 0)
-		return -1;
-	/* a ref that does not exist yet may not sit below or above another
-	 * name of the same transaction either */
-	if (others && refs_read(u->real, &u->cur) && (with = ref_names_conflict(others, u->real))) {
-		strbuf_addf(err, "cannot process '%s' and '%s' at the same time", u->real, with);
-		return -1;
+	/* as git: a ref that is not there must not be asked for an old value,
+	 * and may not sit below or above another ref, nor another name of the
+	 * same transaction (whatever the change: a verify or a deletion too) */
+	if (refs_read(u->real, &u->cur)) {
+		if (u->has_old && !is_null_oid(&u->old_oid)) {
+			strbuf_addf(err, "unable to resolve reference '%s'", u->real);
+			return -1;
+		}
+		if (check_available(u->real, NULL, err) < 0)
+			return -1;
+		if (others && (with = ref_names_conflict(others, u->real))) {
+			strbuf_addf(err, "cannot process '%s' and '%s' at the same time", u->real, with);
+			return -1;
+		}
 	}
 	if (!(u->lk = lock_ref(u->real, err)))
 		return -1;

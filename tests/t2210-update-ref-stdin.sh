@@ -20,11 +20,15 @@ Z=0000000000000000000000000000000000000000
 TREE=$(git -C orig rev-parse one^{tree})
 MISSING=1111111111111111111111111111111111111111
 
-# stdin_case NAME OPTIONS INPUT: INPUT is a printf format (\n, \000)
+# stdin_case NAME OPTIONS INPUT: INPUT is a printf format (\n, \000).
+# (The test body runs inside test_expect_success, whose own $1, $2 and $3
+# are not ours: the case goes through globals.)
 stdin_case() {
+	case_opts=$2 case_input=$3
 	test_expect_success "update-ref $2 --stdin: $1" '
-		printf "$3" >"$TRASH/input" &&
-		CHANGE_INPUT="$TRASH/input" compare_change update-ref $2 --stdin
+		printf "$case_input" >"$TRASH/input" &&
+		test -s "$TRASH/input" || test -z "$case_input" &&
+		CHANGE_INPUT="$TRASH/input" compare_change update-ref $case_opts --stdin
 	'
 }
 
@@ -58,6 +62,13 @@ stdin_case 'a ref above another of the transaction' "" "delete refs/heads/nope\n
 stdin_case 'a ref below an existing one' "" "update refs/heads/side/x $ONE\n"
 stdin_case 'an existing ref, and one below it' "" "update refs/heads/side $TWO\nupdate refs/heads/side/x $ONE\n"
 stdin_case 'deleting a ref and making one below it' "" "delete refs/heads/loose\nupdate refs/heads/loose/x $ONE\n"
+stdin_case 'verify below an existing ref' "" "verify refs/heads/side/x\n"
+stdin_case 'verify with a value, below an existing ref' "" "verify refs/heads/side/x $ONE\ndelete refs/heads/side\n"
+stdin_case 'delete below an existing ref' "" "delete refs/heads/side/x\n"
+stdin_case 'an old value for a ref below an existing one' "" "update refs/heads/side/x $ONE $ONE\n"
+stdin_case 'verify a directory of refs' "" "verify refs/heads\n"
+stdin_case 'delete a directory of refs' "" "delete refs/heads\n"
+stdin_case 'a symref is checked after the rest' "" "verify HEAD\nverify refs/heads/side/x\n"
 stdin_case 'a tree into a branch' "" "update refs/heads/n $TREE\n"
 stdin_case 'a missing object' "" "update refs/tags/n $MISSING\n"
 stdin_case 'quoted names' "" \
