@@ -5,6 +5,7 @@
  * only the pages of its slice; an unsorted file gets an index sorted in
  * memory. Malformed content dies with git's messages. */
 #include "refs/refs-internal.h"
+#include "lib/sorted.h"
 #include "lib/repo.h"
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -293,7 +294,7 @@ void packed_refs_forget(void)
 }
 
 /* Sorted file: the first record whose name is >= key. */
-static const char *lower_bound(struct packed_refs *pr, const char *key)
+static const char *record_lower_bound(struct packed_refs *pr, const char *key)
 {
 	const char *lo = pr->start, *hi = end_of(pr);
 	while (lo < hi) {
@@ -307,17 +308,14 @@ static const char *lower_bound(struct packed_refs *pr, const char *key)
 	return lo;
 }
 
+static int cmp_rec_key(const void *rec, const void *key)
+{
+	return cmp_rec_name(*(const char *const *)rec, key);
+}
+
 static size_t lower_bound_index(struct packed_refs *pr, const char *key)
 {
-	size_t lo = 0, hi = pr->nr;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (cmp_rec_name(pr->recs[mid], key) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return lower_bound(pr->recs, pr->nr, sizeof(*pr->recs), key, cmp_rec_key);
 }
 
 int packed_refs_for_each(struct packed_refs *pr, const char *prefix,
@@ -329,7 +327,7 @@ int packed_refs_for_each(struct packed_refs *pr, const char *prefix,
 	int ret = 0;
 
 	if (pr->sorted && !pr->recs) {
-		const char *p = lower_bound(pr, prefix), *end = end_of(pr);
+		const char *p = record_lower_bound(pr, prefix), *end = end_of(pr);
 		while (p < end) {
 			p = parse_record(pr, p, &name, &e, 1);
 			if (strncmp(name.buf, prefix, plen))
@@ -355,7 +353,7 @@ int packed_refs_find(struct packed_refs *pr, const char *name, struct ref_entry 
 	static struct strbuf sb = STRBUF_INIT;
 	const char *rec;
 	if (pr->sorted && !pr->recs) {
-		rec = lower_bound(pr, name);
+		rec = record_lower_bound(pr, name);
 		if (rec >= end_of(pr))
 			return -1;
 	} else {

@@ -3,7 +3,7 @@
  * sort key that names only ref atoms never touches the object store. */
 #include "refs/ref-filter.h"
 #include "lib/versioncmp.h"
-#include "lib/msort.h"
+#include "lib/sorted.h"
 #include "lib/color.h"
 #include "refs/ref-object.h"
 #include "lib/config.h"

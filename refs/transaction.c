@@ -5,6 +5,7 @@
 #include "lib/strbuf.h"
 #include "lib/repo.h"
 #include "lib/lockfile.h"
+#include "lib/sorted.h"
 #include <fcntl.h>
 
 struct ref_transaction {
@@ -72,24 +73,21 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* The first sorted name not below name (name itself or after it). */
-static size_t lower_bound(const struct ref_names *set, const char *name)
+static int cmp_name(const void *elem, const void *key)
 {
-	size_t lo = 0, hi = set->nr;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(set->sorted[mid], name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return strcmp(*(const char *const *)elem, key);
+}
+
+/* The first sorted name not below name (name itself or after it). */
+static size_t first_from(const struct ref_names *set, const char *name)
+{
+	return lower_bound(set->sorted, set->nr, sizeof(*set->sorted), name, cmp_name);
 }
 
 static const char *names_find(const struct ref_names *set, const char *name, size_t len)
 {
 	char *n = xstrndup(name, len);
-	size_t at = lower_bound(set, n);
+	size_t at = first_from(set, n);
 	const char *found = at < set->nr && !strcmp(set->sorted[at], n) ? set->sorted[at] : NULL;
 	for (size_t i = 0; !found && i < set->nr_extra; i++)
 		if (!strcmp(set->extra[i], n))
@@ -109,7 +107,7 @@ const char *ref_names_conflict(const struct ref_names *set, const char *name)
 		found = names_find(set, name, (size_t)(slash - name));
 	/* a name below: one starting "name/" */
 	strbuf_addf(&below, "%s/", name);
-	at = lower_bound(set, below.buf);
+	at = first_from(set, below.buf);
 	if (!found && at < set->nr && starts_with(set->sorted[at], below.buf))
 		found = set->sorted[at];
 	for (size_t i = 0; !found && i < set->nr_extra; i++)

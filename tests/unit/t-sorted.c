@@ -1,8 +1,9 @@
-/* t-msort: msort() sorts, keeps equal elements in their order, and
+/* t-sorted: msort() sorts, keeps equal elements in their order, and
  * splits and merges as git's merge sort does (seen through a comparison
- * that is not an order). */
+ * that is not an order); lower_bound() finds the first element not below
+ * a key. */
 #include "lib/util.h"
-#include "lib/msort.h"
+#include "lib/sorted.h"
 #include "tests/unit/tap.h"
 
 struct item {
@@ -20,6 +21,12 @@ static int cyclic(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
 	return x == y ? 0 : (y - x + 3) % 3 == 1 ? -1 : 1;
+}
+
+static int int_cmp(const void *elem, const void *key)
+{
+	int x = *(const int *)elem, y = *(const int *)key;
+	return (x > y) - (x < y);
 }
 
 int main(void)
@@ -47,6 +54,17 @@ int main(void)
 		int a[] = { 2, 0, 1 };
 		msort(a, 3, sizeof(*a), cyclic);
 		check(a[0] == 2 && a[1] == 0 && a[2] == 1, "cyclic order: %d %d %d", a[0], a[1], a[2]);
+	}
+	{
+		static const int v[] = { 1, 3, 3, 3, 7 };
+		static const struct { int key; size_t at; } cases[] = {
+			{ 0, 0 }, { 1, 0 }, { 2, 1 }, { 3, 1 }, { 4, 4 }, { 7, 4 }, { 8, 5 } };
+		for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+			size_t at = lower_bound(v, 5, sizeof(*v), &cases[i].key, int_cmp);
+			check(at == cases[i].at, "lower_bound of %d: %zu (want %zu)", cases[i].key, at,
+			      cases[i].at);
+		}
+		check(lower_bound(v, 0, sizeof(*v), &v[0], int_cmp) == 0, "lower_bound in nothing: 0");
 	}
 	return tap_done();
 }

@@ -1,6 +1,6 @@
-/* msort.c: the stable merge sort of lib/msort.h. */
+/* sorted.c: sorting and searching sorted arrays (lib/sorted.h). */
 #include "lib/util.h"
-#include "lib/msort.h"
+#include "lib/sorted.h"
 
 static void sort_range(char *b, size_t n, size_t size, char *tmp,
 		       int (*cmp)(const void *, const void *))
@@ -37,4 +37,18 @@ void msort(void *base, size_t n, size_t size, int (*cmp)(const void *, const voi
 	tmp = xmalloc(st_mult(n, size));
 	sort_range(base, n, size, tmp, cmp);
 	free(tmp);
+}
+
+size_t lower_bound(const void *base, size_t n, size_t size, const void *key,
+		   int (*cmp)(const void *elem, const void *key))
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cmp((const char *)base + mid * size, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
