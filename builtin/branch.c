@@ -58,6 +58,7 @@ static int branch_config_cb(const char *key, const char *value, void *data)
 {
 	const char *slot;
 	(void)data;
+	config_check_core(key, value, NULL);
 	column_config(key, value, "branch", &colopts);
 	if (!skip_prefix(key, "color.branch.", &slot))
 		return 0;

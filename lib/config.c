@@ -2,6 +2,7 @@
  * scope are parsed the first time a value from that scope is wanted. */
 #include "lib/config.h"
 #include "lib/repo.h"
+#include "lib/hex.h"
 #include <ctype.h>
 
 struct parser {
@@ -372,6 +373,66 @@ void config_for_each(unsigned scopes, config_fn fn, void *data)
 			return;
 	if (params.len)
 		each_item(param_scope(), fn, data);
+}
+
+void config_for_each_loaded(config_fn fn, void *data)
+{
+	for (int i = 0; i < 3; i++)
+		if (caches[i].loaded && each_item(&caches[i], fn, data) < 0)
+			return;
+	if (params.len)
+		each_item(param_scope(), fn, data);
+}
+
+/* The value git's every command checks, whatever it does (git's default
+ * config): a bad one is fatal. */
+int config_check_core(const char *key, const char *value, void *data)
+{
+	static const char *const rebase[] = { "never", "local", "remote", "always", NULL };
+	static const char *const push[] = { "nothing", "matching", "simple", "upstream", "tracking",
+					    "current", NULL };
+	(void)data;
+	if (!strcmp(key, "core.logallrefupdates")) {
+		if (!value || strcasecmp(value, "always"))
+			config_parse_bool(key, value);
+	} else if (!strcmp(key, "core.warnambiguousrefs")) {
+		config_parse_bool(key, value);
+	} else if (!strcmp(key, "branch.autosetupmerge")) {
+		if (!value || (strcmp(value, "always") && strcmp(value, "inherit") && strcmp(value, "simple")))
+			config_parse_bool(key, value);
+	} else if (!strcmp(key, "core.abbrev")) {
+		long n;
+		if (!value) {
+			error("missing value for '%s'", key);
+			config_die_bad_variable();
+		}
+		if (!strcasecmp(value, "auto") || !config_maybe_bool(value))
+			return 0;
+		n = config_parse_int(key, value);
+		if (n < 4 || n > HEX_SZ) {
+			error("abbrev length out of range: %ld", n);
+			config_die_bad_variable();
+		}
+	} else if (!strcmp(key, "branch.autosetuprebase") || !strcmp(key, "push.default")) {
+		const char *const *ok = key[0] == 'b' ? rebase : push;
+		size_t i;
+		if (!value) {
+			error("missing value for '%s'", key);
+			config_die_bad_variable();
+		}
+		for (i = 0; ok[i] && strcmp(ok[i], value); i++)
+			;
+		if (ok[i])
+			return 0;
+		if (key[0] == 'b') {
+			error("malformed value for %s", key);
+		} else {
+			error("malformed value for %s: %s", key, value);
+			error("must be one of nothing, matching, simple, upstream or current");
+		}
+		config_die_bad_variable();
+	}
+	return 0;
 }
 
 void config_die_bad_variable(void)

@@ -21,6 +21,13 @@ int config_parse_buf(const char *buf, size_t len, const char *name, config_fn fn
 enum config_scope { CONFIG_SYSTEM = 1, CONFIG_GLOBAL = 2, CONFIG_REPO = 4, CONFIG_ALL = 7 };
 /* Calls fn for every variable of the given scopes (repo only after setup). */
 void config_for_each(unsigned scopes, config_fn fn, void *data);
+/* The same over the scopes read so far (no file is opened for it). */
+void config_for_each_loaded(config_fn fn, void *data);
+/* A config_fn: dies with git's message on a bad value of a variable git's
+ * every command checks (core.logAllRefUpdates, core.abbrev, push.default,
+ * branch.autoSetupMerge, ...). setup_git_directory() runs it over what it
+ * read; a command reading every scope runs it too. */
+int config_check_core(const char *key, const char *value, void *data);
 
 /* From a config_for_each() callback: dies with git's message naming
  * where the variable being handled was set ("bad config variable 'k' in

@@ -564,6 +564,7 @@ void setup_git_directory(void)
 {
 	if (setup_git_directory_gently() < 0)
 		die("not a git repository (or any of the parent directories): .git");
+	config_for_each_loaded(config_check_core, NULL);
 }
 
 static void vpath(struct strbuf *sb, const char *base, const char *fmt, va_list ap)
