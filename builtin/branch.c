@@ -640,25 +640,26 @@ static void setup_tracking(const char *new_ref, const char *orig_ref, int track,
 {
 	struct remote_match m = { orig_ref, STRBUF_INIT, STRBUF_INIT, 0 };
 	if (track == TRACK_INHERIT) {
-		const char *b, *r, *mg;
-		if (skip_prefix(orig_ref, "refs/heads/", &b) && branch_upstream(b, &r, &mg) != NULL) {
+		/* the start point's own branch.*.remote and .merge; without
+		 * them git warns and sets up nothing */
+		const char *b = orig_ref, *r, *mg;
+		struct strbuf k = STRBUF_INIT;
+		skip_prefix(orig_ref, "refs/heads/", &b);
+		strbuf_addf(&k, "branch.%s.remote", b);
+		if (!config_get(k.buf, &r))
+			r = NULL;
+		strbuf_reset(&k);
+		strbuf_addf(&k, "branch.%s.merge", b);
+		if (!config_get(k.buf, &mg))
+			mg = NULL;
+		strbuf_release(&k);
+		if (!r)
+			warning("asked to inherit tracking from '%s', but no remote is set", b);
+		else if (!mg || !*mg)
+			warning("asked to inherit tracking from '%s', but no merge configuration is set", b);
+		else
 			install_branch_config(new_ref, strcmp(r, ".") ? r : NULL, mg, quiet);
-		} else if (skip_prefix(orig_ref, "refs/heads/", &b)) {
-			struct strbuf k = STRBUF_INIT;
-			strbuf_addf(&k, "branch.%s.remote", b);
-			if (!config_get(k.buf, &r))
-				r = NULL;
-			strbuf_reset(&k);
-			strbuf_addf(&k, "branch.%s.merge", b);
-			if (!config_get(k.buf, &mg))
-				mg = NULL;
-			strbuf_release(&k);
-			if (!r || !mg)
-				die("could not inherit tracking configuration from '%s'", b);
-			install_branch_config(new_ref, strcmp(r, ".") ? r : NULL, mg, quiet);
-		} else
-			die("could not inherit tracking configuration from '%s'", orig_ref);
-		return;
+		goto out;
 	}
 	config_for_each(CONFIG_ALL, find_tracked_cb, &m);
 	if (!m.matches && track != TRACK_ALWAYS && track != TRACK_EXPLICIT && track != TRACK_OVERRIDE)

@@ -4,6 +4,7 @@
 #include "lib/repo.h"
 #include "lib/hex.h"
 #include <ctype.h>
+#include <limits.h>
 
 struct parser {
 	const char *p, *end, *name;
@@ -326,23 +327,89 @@ void config_push_parameter(const char *kv)
 	param_cache.loaded = 0;
 }
 
+/* A key as git takes one from the command line: a section and a name. */
+static void param_key(struct strbuf *k)
+{
+	const char *first = strchr(k->buf, '.'), *last = strrchr(k->buf, '.');
+	if (!first || first == k->buf) {
+		error("key does not contain a section: %s", k->buf);
+		die("unable to parse command-line config");
+	}
+	if (!last[1]) {
+		error("key does not contain variable name: %s", k->buf);
+		die("unable to parse command-line config");
+	}
+	/* lower-case section and name; keep a subsection's case */
+	for (char *q = k->buf; *q; q++)
+		if (q < first || q > last)
+			*q = tolower((unsigned char)*q);
+}
+
+/* GIT_CONFIG_COUNT=n and GIT_CONFIG_KEY_<i>, GIT_CONFIG_VALUE_<i>: read
+ * before the -c options, which thus win. */
+static void env_params(void)
+{
+	const char *env = getenv("GIT_CONFIG_COUNT");
+	struct strbuf name = STRBUF_INIT, k = STRBUF_INIT;
+	unsigned long n;
+	char *end;
+
+	if (!env || !*env)
+		return;
+	errno = 0;
+	n = strtoul(env, &end, 10);
+	if (errno || *end) {
+		error("bogus count in GIT_CONFIG_COUNT");
+		die("unable to parse command-line config");
+	}
+	if (n > INT_MAX) {
+		error("too many entries in GIT_CONFIG_COUNT");
+		die("unable to parse command-line config");
+	}
+	for (unsigned long i = 0; i < n; i++) {
+		const char *key, *value;
+		strbuf_reset(&name);
+		strbuf_addf(&name, "GIT_CONFIG_KEY_%lu", i);
+		if (!(key = getenv(name.buf))) {
+			error("missing config key %s", name.buf);
+			die("unable to parse command-line config");
+		}
+		strbuf_reset(&name);
+		strbuf_addf(&name, "GIT_CONFIG_VALUE_%lu", i);
+		if (!(value = getenv(name.buf))) {
+			error("missing config value %s", name.buf);
+			die("unable to parse command-line config");
+		}
+		strbuf_reset(&k);
+		strbuf_addstr(&k, key);
+		param_key(&k);
+		params_collect(k.buf, value, &param_cache);
+	}
+	strbuf_release(&name);
+	strbuf_release(&k);
+}
+
+static int have_params(void)
+{
+	const char *env = getenv("GIT_CONFIG_COUNT");
+	return params.len || (env && *env);
+}
+
 static struct scope_cache *param_scope(void)
 {
 	if (!param_cache.loaded) {
 		const char *s = params.buf;
 		param_cache.loaded = 1;
 		param_cache.nr = 0;
+		env_params();
 		while (*s) {
 			const char *nl = strchrnul(s, '\n'), *eq = memchr(s, '=', nl - s);
-			char *k = xstrndup(s, (eq ? eq : nl) - s);
+			struct strbuf k = STRBUF_INIT;
 			char *v = eq ? xstrndup(eq + 1, nl - eq - 1) : NULL;
-			/* lower-case section and name; keep a subsection's case */
-			char *first = strchr(k, '.'), *last = strrchr(k, '.');
-			for (char *q = k; *q; q++)
-				if (q < first || q > last)
-					*q = tolower((unsigned char)*q);
-			params_collect(k, v, &param_cache);
-			free(k);
+			strbuf_add(&k, s, (eq ? eq : nl) - s);
+			param_key(&k);
+			params_collect(k.buf, v, &param_cache);
+			strbuf_release(&k);
 			free(v);
 			s = *nl ? nl + 1 : nl;
 		}
@@ -371,7 +438,7 @@ void config_for_each(unsigned scopes, config_fn fn, void *data)
 	for (int i = 0; i < 3; i++)
 		if ((scopes & (1u << i)) && each_item(scope(i), fn, data) < 0)
 			return;
-	if (params.len)
+	if (have_params())
 		each_item(param_scope(), fn, data);
 }
 
@@ -380,7 +447,7 @@ void config_for_each_loaded(config_fn fn, void *data)
 	for (int i = 0; i < 3; i++)
 		if (caches[i].loaded && each_item(&caches[i], fn, data) < 0)
 			return;
-	if (params.len)
+	if (have_params())
 		each_item(param_scope(), fn, data);
 }
 
@@ -457,7 +524,7 @@ static int find_last(struct scope_cache *c, const char *key, const char **value)
 
 int config_get(const char *key, const char **value)
 {
-	if (params.len && find_last(param_scope(), key, value))
+	if (have_params() && find_last(param_scope(), key, value))
 		return 1;
 	for (int i = 2; i >= 0; i--)
 		if (find_last(scope(i), key, value))
@@ -475,7 +542,7 @@ size_t config_get_all(const char *key, const char ***values)
 	size_t n = 0, alloc = 0;
 	*values = NULL;
 	for (int i = 0; i < 4; i++) {
-		struct scope_cache *c = i < 3 ? scope(i) : (params.len ? param_scope() : NULL);
+		struct scope_cache *c = i < 3 ? scope(i) : (have_params() ? param_scope() : NULL);
 		if (!c)
 			continue;
 		for (size_t j = 0; j < c->nr; j++)

@@ -923,6 +923,20 @@ static int abbrev_cb(const struct object_id *oid, void *data)
 	return 0;
 }
 
+/* core.abbrev: a length, 40 for false, 0 for auto or when unset (the
+ * length then grows with the number of objects). Checked at setup. */
+static int configured_abbrev(void)
+{
+	static int n = -1;
+	const char *v;
+	if (n < 0) {
+		n = 0;
+		if (config_get("core.abbrev", &v) && v && strcasecmp(v, "auto"))
+			n = !config_maybe_bool(v) ? HEX_SZ : (int)config_parse_int("core.abbrev", v);
+	}
+	return n;
+}
+
 int odb_unique_abbrev_len(const struct object_id *oid, int min_len)
 {
 	struct abbrev_state as = { oid, min_len };
@@ -930,6 +944,9 @@ int odb_unique_abbrev_len(const struct object_id *oid, int min_len)
 	struct odb_source *s;
 	char hex[HEX_SZ + 1];
 
+	if (min_len <= 0)
+		min_len = configured_abbrev();
+	as.len = min_len;
 	if (min_len <= 0) {
 		/* git: about sqrt(count) objects per prefix, at least 7. */
 		size_t count = odb_approximate_count();

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Variables every git command checks (git's default config): a bad value
 # is fatal with git's message, from -c or from the repository's config,
-# whatever the command; good values pass.
+# whatever the command; good values pass. core.abbrev as a length;
+# GIT_CONFIG_COUNT and its keys and values, under the -c options.
 . "$(dirname "$0")/test-lib.sh"
 
 test_expect_success 'setup' '
@@ -32,6 +33,33 @@ test_expect_success 'a bad value in the repository config names its file and lin
 	git config core.abbrev 2 &&
 	compare_git branch && compare_git rev-parse HEAD &&
 	git config --unset core.abbrev
+'
+
+test_expect_success 'core.abbrev: the length of every abbreviation not given one' '
+	cd r && git branch other &&
+	for cfg in "" "-c core.abbrev=12" "-c core.abbrev=no" "-c core.abbrev=auto" "-c core.abbrev=4" \
+		"-c core.abbrev=40"; do
+		for c in "branch -v" "rev-parse --short HEAD" "branch -v --abbrev=9" \
+			"for-each-ref --format=%(objectname:short)" "show-ref --abbrev" "show-ref --hash=5"; do
+			compare_git $cfg $c || return 1
+		done
+	done
+'
+
+test_expect_success 'GIT_CONFIG_COUNT: entries before -c, and git'"'"'s refusals' '
+	cd r &&
+	for e in "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.abbrev GIT_CONFIG_VALUE_0=10" \
+		"GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=core.abbrev GIT_CONFIG_VALUE_0=5" \
+		"GIT_CONFIG_COUNT=x" "GIT_CONFIG_COUNT=1 GIT_CONFIG_VALUE_0=5" \
+		"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.abbrev" \
+		"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=bad GIT_CONFIG_VALUE_0=5" \
+		"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core. GIT_CONFIG_VALUE_0=5" \
+		"GIT_CONFIG_COUNT=0" "GIT_CONFIG_COUNT=" "GIT_CONFIG_COUNT=-1" \
+		"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=Color.Branch.Current GIT_CONFIG_VALUE_0=foo"; do
+		for c in "branch -v" "show-ref --heads" "-c core.abbrev=12 branch -v"; do
+			(export $e && compare_git $c) || return 1
+		done
+	done
 '
 
 test_done
