@@ -25,7 +25,6 @@ test_expect_success 'setup' '
 for args in "new" "new one" "new ann" "new origin/other" "--track new origin/other" \
 	"--no-track new origin/other" "-t new master" "--track=inherit new side" \
 	"--track=inherit new merged" "--track=inherit new origin/other" "--track=inherit new one" \
-	"-c branch.autoSetupMerge=inherit new merged" "-c branch.autoSetupMerge=simple new origin/other" \
 	"new nothere" "--track new nothere" "--track new one" "side" "-f side two" \
 	"-f master one" "bad..name" "-- -x" "HEAD" "deep/a" "deep/a/b/c" "new/x origin/feature" \
 	"-q new origin/other" "--create-reflog new" "new one extra" "-r new" \
