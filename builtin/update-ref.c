@@ -104,8 +104,10 @@ static int parse_value(struct stdin_session *s, const char **next, const char *e
 			die("%s %s: unexpected end of input when reading <%s>", cmd, ref, what);
 		strbuf_addstr(&arg, *next);
 		*next += arg.len;
-		if (!arg.len && !(how & EMPTY_IS_ZERO))
+		if (!arg.len && !(how & EMPTY_IS_ZERO)) {
+			strbuf_release(&arg);
 			return 1;
+		}
 		if (!arg.len)
 			warning("%s %s: missing <%s>, treating as zero", cmd, ref, what);
 	}
