@@ -92,18 +92,12 @@ match:
 	return 0;
 }
 
+/* --hash[=<n>]: ids only; a length as --abbrev takes one. As in git,
+ * --no-hash is --hash too. */
 static int opt_hash(const struct option *o, const char *arg, int unset)
 {
-	(void)o;
-	hash_only = !unset;
-	if (arg) {
-		abbrev = atoi(arg);
-		if (abbrev < 4)
-			abbrev = 4;
-		if (abbrev > HEX_SZ)
-			abbrev = HEX_SZ;
-	}
-	return 0;
+	hash_only = 1;
+	return arg ? parse_opt_abbrev_cb(o, arg, unset) : 0;
 }
 
 static int opt_exclude(const struct option *o, const char *arg, int unset)

@@ -12,6 +12,7 @@ test_expect_success 'setup' '
 
 for args in "" "--heads" "--tags" "--heads --tags" "-d" "--dereference --tags" \
 	"-s" "--hash" "--hash=7" "--hash=1" "--abbrev" "--abbrev=10" "-d --abbrev=5" \
+	"-s=4" "-s4" "--hash=x" "--hash=0" "--hash=-1" "--hash=99" "--hash=" "--no-hash" "-s=" \
 	"-q" "--head" "--head --tags" "one" "b" "name/b" "ann two" "nomatch" \
 	"--verify refs/heads/side" "--verify HEAD" "--verify side" \
 	"--verify refs/heads/nope" "-q --verify refs/heads/nope" "--verify -d refs/tags/ann" \
