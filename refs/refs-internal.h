@@ -74,7 +74,11 @@ struct ref_update {
 struct ref_names;
 /* A name of the set below or above name ("a" and "a/b"), or NULL. */
 const char *ref_names_conflict(const struct ref_names *set, const char *name);
-int ref_update_lock(struct ref_update *u, const struct ref_names *others, struct strbuf *err);
+/* Leading parts of names ("refs/heads/x" of "refs/heads/x/y") already
+ * found to be no ref while this transaction is checked. */
+int ref_names_known_free(const struct ref_names *set, const char *prefix);
+void ref_names_mark_free(struct ref_names *set, const char *prefix);
+int ref_update_lock(struct ref_update *u, struct ref_names *others, struct strbuf *err);
 int ref_update_stage(struct ref_update *u, int unsynced, struct strbuf *err);
 int ref_update_write(struct ref_update *u, struct strbuf *err);
 int ref_update_remove(struct ref_update *u, struct strbuf *err);

@@ -51,11 +51,15 @@ void ref_transaction_add(struct ref_transaction *t, const char *name,
  * The names a transaction changes: those asked for, sorted (binary
  * search), and the symref targets found on the way (few; a list).
  */
+#define FREE_PREFIXES 16
+
 struct ref_names {
 	const char **sorted;
 	size_t nr;
 	char **extra;
 	size_t nr_extra, alloc_extra;
+	char *free_prefix[FREE_PREFIXES];   /* the last ones found to be no ref */
+	unsigned next_free;
 };
 
 static int sync_repository(void)
@@ -117,8 +121,25 @@ const char *ref_names_conflict(const struct ref_names *set, const char *name)
 	return found;
 }
 
+int ref_names_known_free(const struct ref_names *set, const char *prefix)
+{
+	for (unsigned i = 0; i < FREE_PREFIXES; i++)
+		if (set->free_prefix[i] && !strcmp(set->free_prefix[i], prefix))
+			return 1;
+	return 0;
+}
+
+void ref_names_mark_free(struct ref_names *set, const char *prefix)
+{
+	char **slot = &set->free_prefix[set->next_free++ % FREE_PREFIXES];
+	free(*slot);
+	*slot = xstrdup(prefix);
+}
+
 static void names_release(struct ref_names *set)
 {
+	for (unsigned i = 0; i < FREE_PREFIXES; i++)
+		free(set->free_prefix[i]);
 	free(set->sorted);
 	for (size_t i = 0; i < set->nr_extra; i++)
 		free(set->extra[i]);

@@ -167,17 +167,23 @@ int reflog_append(const char *name, const struct object_id *old_oid,
 	if (!old_oid)
 		old_oid = &null_oid;
 	reflog_path(&path, name);
-	if (force_create || should_autocreate_reflog(name)) {
+	if (force_create || should_autocreate_reflog(name))
 		flags |= O_CREAT;
-		mkdir_leading(path.buf);
-	}
 	fd = open(path.buf, flags, 0666);
+	if (fd < 0 && errno == ENOENT && (flags & O_CREAT)) {
+		/* the directory is made only when it is missing */
+		mkdir_leading(path.buf);
+		fd = open(path.buf, flags, 0666);
+	}
 	if (fd < 0) {
 		int e = errno;
-		strbuf_release(&path);
-		if (e == ENOENT && !(flags & O_CREAT))
+		if (e == ENOENT && !(flags & O_CREAT)) {
+			strbuf_release(&path);
 			return 0;
-		return error("unable to append to '%s': %s", path.buf, strerror(e));
+		}
+		ret = error("unable to append to '%s': %s", path.buf, strerror(e));
+		strbuf_release(&path);
+		return ret;
 	}
 	strbuf_addf(&line, "%s %s ", oid_to_hex(old_oid), oid_to_hex(new_oid));
 	reflog_ident(&line);
@@ -218,8 +224,9 @@ static int find_below(const struct ref_entry *e, void *data)
 }
 
 /* No ref may be a path prefix of another: 'refs/heads/a' blocks
- * 'refs/heads/a/b' and the other way round. skip: a ref being deleted. */
-static int check_available(const char *name, const char *skip, struct strbuf *err)
+ * 'refs/heads/a/b' and the other way round. memo: a transaction's
+ * names, which remember the leading parts found to be no ref. */
+static int check_available(const char *name, struct ref_names *memo, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct object_id oid;
@@ -228,22 +235,26 @@ static int check_available(const char *name, const char *skip, struct strbuf *er
 	while ((slash = strchr(slash + 1, '/'))) {
 		strbuf_reset(&sb);
 		strbuf_add(&sb, name, slash - name);
-		if ((!skip || strcmp(sb.buf, skip)) && !refs_read(sb.buf, &oid)) {
+		/* a transaction asks about the same directories again and again */
+		if (memo && ref_names_known_free(memo, sb.buf))
+			continue;
+		if (!refs_read(sb.buf, &oid)) {
 			strbuf_addf(err, "'%s' exists; cannot create '%s'", sb.buf, name);
 			strbuf_release(&sb);
 			return -1;
 		}
+		if (memo)
+			ref_names_mark_free(memo, sb.buf);
 	}
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%s/", name);
 	refs_for_each(sb.buf, 0, find_below, &c);
 	strbuf_release(&sb);
-	if (c.found && (!skip || strcmp(c.found, skip))) {
+	if (c.found) {
 		strbuf_addf(err, "'%s' exists; cannot create '%s'", c.found, name);
 		free(c.found);
 		return -1;
 	}
-	free(c.found);
 	return 0;
 }
 
@@ -301,13 +312,20 @@ static struct lock_file *lock_ref(const char *name, struct strbuf *err)
 {
 	struct strbuf path = STRBUF_INIT;
 	struct lock_file *lk = new_lock();
+	long timeout = lock_timeout("core.filesreflocktimeout", 100);
+	int r;
 	ref_path(&path, name);
-	if (mkdir_leading(path.buf) < 0) {
-		strbuf_addf(err, "unable to create directory for '%s'", path.buf);
-		strbuf_release(&path);
-		return NULL;
+	/* the directory is made only when it is missing */
+	r = lock_file_acquire(lk, path.buf, timeout);
+	if (r < 0 && errno == ENOENT) {
+		if (mkdir_leading(path.buf) < 0) {
+			strbuf_addf(err, "unable to create directory for '%s'", path.buf);
+			strbuf_release(&path);
+			return NULL;
+		}
+		r = lock_file_acquire(lk, path.buf, timeout);
 	}
-	if (lock_file_acquire(lk, path.buf, lock_timeout("core.filesreflocktimeout", 100)) < 0) {
+	if (r < 0) {
 		int e = errno;
 		if (e == EISDIR || (e == EEXIST && is_dir(path.buf))) {
 			struct strbuf rel = STRBUF_INIT;
@@ -396,7 +414,7 @@ static int check_new_value(const char *name, const struct object_id *oid, struct
  * caller releases u. others: the names a transaction changes, which no
  * new ref may sit below or above (NULL for a change on its own).
  */
-int ref_update_lock(struct ref_update *u, const struct ref_names *others, struct strbuf *err)
+int ref_update_lock(struct ref_update *u, struct ref_names *others, struct strbuf *err)
 {
 	size_t base = err->len;
 	const char *real = update_target(u->name, u->flags & REF_NO_DEREF, &u->via), *with;
@@ -412,7 +430,7 @@ int ref_update_lock(struct ref_update *u, const struct ref_names *others, struct
 			strbuf_addf(err, "unable to resolve reference '%s'", u->real);
 			return -1;
 		}
-		if (check_available(u->real, NULL, err) < 0)
+		if (check_available(u->real, others, err) < 0)
 			return -1;
 		if (others && (with = ref_names_conflict(others, u->real))) {
 			strbuf_addf(err, "cannot process '%s' and '%s' at the same time", u->real, with);
