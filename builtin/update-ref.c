@@ -30,20 +30,6 @@ struct stdin_session {
 	struct strbuf err;
 };
 
-/* Appends one line (one field with -z) with its terminator: 0, or -1 at
- * the end of the input with nothing read. */
-static int read_field(struct strbuf *sb, int term)
-{
-	size_t start = sb->len;
-	int c;
-	while ((c = getc_unlocked(stdin)) != EOF) {
-		strbuf_addch(sb, (char)c);
-		if (c == term)
-			return 0;
-	}
-	return sb->len > start ? 0 : -1;
-}
-
 /* One argument without -z: a C-quoted string, or the bytes up to a space. */
 static const char *next_word(const char *p, struct strbuf *out)
 {
@@ -298,7 +284,7 @@ static int update_refs_stdin(int term, unsigned flags, const char *msg)
 	struct strbuf line = STRBUF_INIT;
 	enum tx_state state = TX_OPEN;
 
-	while (strbuf_reset(&line), !read_field(&line, term)) {
+	while (strbuf_reset(&line), !strbuf_appendline(&line, stdin, term)) {
 		const struct stdin_cmd *cmd;
 		if (line.buf[0] == term)
 			die("empty command in input");
@@ -309,7 +295,7 @@ static int update_refs_stdin(int term, unsigned flags, const char *msg)
 		/* with -z the fields are read now; a short input is for the
 		 * command to name */
 		for (unsigned k = 1; !term && k < cmd->fields; k++)
-			if (read_field(&line, term) < 0)
+			if (strbuf_appendline(&line, stdin, term) < 0)
 				break;
 		move_state(&s, &state, cmd->state);
 		cmd->fn(&s, line.buf + strlen(cmd->name) + !!cmd->fields, line.buf + line.len);

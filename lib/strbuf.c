@@ -185,16 +185,26 @@ ssize_t strbuf_read_file(struct strbuf *sb, const char *path, size_t hint)
 	return n;
 }
 
-int strbuf_getline(struct strbuf *sb, FILE *f, int term)
+int strbuf_appendline(struct strbuf *sb, FILE *f, int term)
 {
+	size_t start = sb->len;
 	int c;
-	strbuf_reset(sb);
 	while ((c = getc_unlocked(f)) != EOF) {
+		strbuf_addch(sb, (char)c);
 		if (c == term)
 			return 0;
-		strbuf_addch(sb, c);
 	}
-	return sb->len ? 0 : -1;
+	return sb->len > start ? 0 : -1;
+}
+
+int strbuf_getline(struct strbuf *sb, FILE *f, int term)
+{
+	strbuf_reset(sb);
+	if (strbuf_appendline(sb, f, term) < 0)
+		return -1;
+	if (sb->len && sb->buf[sb->len - 1] == (char)term)
+		strbuf_setlen(sb, sb->len - 1);
+	return 0;
 }
 
 int strbuf_getcwd(struct strbuf *sb)

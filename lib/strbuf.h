@@ -32,6 +32,9 @@ ssize_t strbuf_read_fd(struct strbuf *sb, int fd, size_t hint);
 ssize_t strbuf_read_file(struct strbuf *sb, const char *path, size_t hint);
 /* Read one line (without the terminator); EOF returns -1. */
 int strbuf_getline(struct strbuf *sb, FILE *f, int term);
+/* Append one line with its terminator (none at the end of the input);
+ * -1 at the end of the input with nothing read. */
+int strbuf_appendline(struct strbuf *sb, FILE *f, int term);
 /* cwd into sb; -1 on error. */
 int strbuf_getcwd(struct strbuf *sb);
 /* Make path absolute (relative to cwd) and drop "." , ".." and "//". */

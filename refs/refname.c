@@ -114,6 +114,15 @@ static const char *const rev_parse_rules[] = {
 	"refs/remotes/%.*s/HEAD",
 };
 
+/* Rule i's candidate for name in try: 0, or -1 when no ref could have
+ * that name (it is then not looked up, nor warned about). */
+static int rule_candidate(struct strbuf *try, size_t i, const char *name, size_t len)
+{
+	strbuf_reset(try);
+	strbuf_addf(try, rev_parse_rules[i], (int)len, name);
+	return check_refname_format(try->buf, REFNAME_ALLOW_ONELEVEL) ? -1 : 0;
+}
+
 int refs_dwim_log(const char *name, size_t len, struct strbuf *log)
 {
 	struct strbuf try = STRBUF_INIT;
@@ -122,9 +131,7 @@ int refs_dwim_log(const char *name, size_t len, struct strbuf *log)
 		struct object_id oid;
 		unsigned flags = 0;
 		const char *r;
-		strbuf_reset(&try);
-		strbuf_addf(&try, rev_parse_rules[i], (int)len, name);
-		if (check_refname_format(try.buf, REFNAME_ALLOW_ONELEVEL) ||
+		if (rule_candidate(&try, i, name, len) < 0 ||
 		    !(r = refs_resolve_reading(try.buf, &oid, &flags)))
 			continue;
 		if (refs_reflog_exists(try.buf))
@@ -156,10 +163,7 @@ int refs_dwim(const char *name, size_t len, struct strbuf *full, struct object_i
 	for (size_t i = 0; i < ARRAY_SIZE(rev_parse_rules); i++) {
 		unsigned flags = 0;
 		const char *r;
-		strbuf_reset(&try);
-		strbuf_addf(&try, rev_parse_rules[i], (int)len, name);
-		/* a name no ref could have is not looked up (nor warned about) */
-		if (check_refname_format(try.buf, REFNAME_ALLOW_ONELEVEL))
+		if (rule_candidate(&try, i, name, len) < 0)
 			continue;
 		r = refs_resolve_reading(try.buf, found ? &tmp : oid, &flags);
 		if (r) {

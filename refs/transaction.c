@@ -88,16 +88,15 @@ static size_t first_from(const struct ref_names *set, const char *name)
 	return lower_bound(set->sorted, set->nr, sizeof(*set->sorted), name, cmp_name);
 }
 
-static const char *names_find(const struct ref_names *set, const char *name, size_t len)
+static const char *names_find(const struct ref_names *set, const char *name)
 {
-	char *n = xstrndup(name, len);
-	size_t at = first_from(set, n);
-	const char *found = at < set->nr && !strcmp(set->sorted[at], n) ? set->sorted[at] : NULL;
-	for (size_t i = 0; !found && i < set->nr_extra; i++)
-		if (!strcmp(set->extra[i], n))
-			found = set->extra[i];
-	free(n);
-	return found;
+	size_t at = first_from(set, name);
+	if (at < set->nr && !strcmp(set->sorted[at], name))
+		return set->sorted[at];
+	for (size_t i = 0; i < set->nr_extra; i++)
+		if (!strcmp(set->extra[i], name))
+			return set->extra[i];
+	return NULL;
 }
 
 const char *ref_names_conflict(const struct ref_names *set, const char *name)
@@ -107,9 +106,13 @@ const char *ref_names_conflict(const struct ref_names *set, const char *name)
 	size_t at;
 
 	/* a name above: each leading part of name */
-	for (const char *slash = strchr(name, '/'); slash && !found; slash = strchr(slash + 1, '/'))
-		found = names_find(set, name, (size_t)(slash - name));
+	for (const char *slash = strchr(name, '/'); slash && !found; slash = strchr(slash + 1, '/')) {
+		strbuf_reset(&below);
+		strbuf_add(&below, name, (size_t)(slash - name));
+		found = names_find(set, below.buf);
+	}
 	/* a name below: one starting "name/" */
+	strbuf_reset(&below);
 	strbuf_addf(&below, "%s/", name);
 	at = first_from(set, below.buf);
 	if (!found && at < set->nr && starts_with(set->sorted[at], below.buf))
@@ -170,12 +173,12 @@ static int check_overlaps(struct ref_transaction *t, struct ref_names *set, stru
 	for (size_t i = 0; i < t->nr && !r; i++) {
 		struct ref_update *u = &t->u[i];
 		if (strcmp(u->name, "HEAD") && head.len && !strcmp(head.buf, u->name) &&
-		    names_find(set, "HEAD", 4)) {
+		    names_find(set, "HEAD")) {
 			strbuf_addf(err, "multiple updates for 'HEAD' (including one via its referent '%s') are not allowed",
 				    u->name);
 			r = -1;
 		} else if (!(u->flags & REF_NO_DEREF) && refs_read_symref(u->name, &target)) {
-			if (names_find(set, target.buf, target.len)) {
+			if (names_find(set, target.buf)) {
 				strbuf_addf(err, "multiple updates for '%s' (including one via symref '%s') are not allowed",
 					    target.buf, u->name);
 				r = -1;
