@@ -200,12 +200,15 @@ int reflog_append(const char *name, const struct object_id *old_oid,
 	return ret;
 }
 
-static void delete_reflog(const char *name)
+/* 0 when there was a reflog and it is gone. */
+static int delete_reflog(const char *name)
 {
 	struct strbuf path = STRBUF_INIT;
+	int r;
 	reflog_path(&path, name);
-	unlink(path.buf);
+	r = unlink(path.buf);
 	strbuf_release(&path);
+	return r;
 }
 
 /* --- checks before writing --- */
@@ -258,19 +261,35 @@ static int check_available(const char *name, struct ref_names *memo, struct strb
 	return 0;
 }
 
-/* Remove now-empty directories between the ref file and refs/. */
-static void prune_dirs(const char *name)
+/* Once a ref is gone (and its log, with log), the directories that held
+ * nothing else go too, as in git: up to the name's first two parts
+ * ("refs/heads"), each as long as the one below it could go. */
+static void prune_dirs(const char *name, int log)
 {
-	struct strbuf path = STRBUF_INIT;
-	char *slash;
-	ref_path(&path, name);
-	while ((slash = strrchr(path.buf, '/'))) {
-		strbuf_setlen(&path, slash - path.buf);
-		if (ends_with(path.buf, "/refs/heads") || ends_with(path.buf, "/refs/tags") ||
-		    ends_with(path.buf, "/refs/remotes") || ends_with(path.buf, "/refs") ||
-		    rmdir(path.buf) < 0)
+	struct strbuf part = STRBUF_INIT, path = STRBUF_INIT;
+	const char *second = strchr(name, '/');
+	size_t keep;
+	int ref = 1;
+
+	if (!second || !(second = strchr(second + 1, '/')))
+		return;
+	keep = (size_t)(second - name);
+	strbuf_addstr(&part, name);
+	while (ref || log) {
+		char *slash = strrchr(part.buf, '/');
+		if ((size_t)(slash - part.buf) <= keep)
 			break;
+		strbuf_setlen(&part, (size_t)(slash - part.buf));
+		if (ref) {
+			ref_path(&path, part.buf);
+			ref = !rmdir(path.buf);
+		}
+		if (log) {
+			reflog_path(&path, part.buf);
+			log = !rmdir(path.buf);
+		}
 	}
+	strbuf_release(&part);
 	strbuf_release(&path);
 }
 
@@ -525,6 +544,7 @@ int ref_update_remove(struct ref_update *u, struct strbuf *err)
 {
 	static const struct object_id null_oid;
 	struct strbuf path = STRBUF_INIT;
+	int log_gone;
 
 	ref_path(&path, u->real);
 	if (unlink(path.buf) < 0 && errno != ENOENT) {
@@ -533,12 +553,12 @@ int ref_update_remove(struct ref_update *u, struct strbuf *err)
 		return -1;
 	}
 	strbuf_release(&path);
-	if (!(u->flags & REF_KEEP_LOG))
-		delete_reflog(u->real);
+	log_gone = !(u->flags & REF_KEEP_LOG) && !delete_reflog(u->real);
+
 	if (u->via && u->exists)
 		reflog_append(u->name, &u->cur, &null_oid, NULL, 0);
 	lock_file_rollback(u->lk);
-	prune_dirs(u->real);
+	prune_dirs(u->real, log_gone);
 	refs_invalidate();
 	return 0;
 }

@@ -12,7 +12,9 @@ test_expect_success 'setup' '
 	git branch side one && git branch packed-only one &&
 	git tag -a -m ann ann one &&
 	git pack-refs --all && git branch loose two &&
-	git symbolic-ref refs/heads/alias refs/heads/side
+	git symbolic-ref refs/heads/alias refs/heads/side &&
+	git update-ref --create-reflog refs/deep/a/b one &&
+	git update-ref refs/heads/nest/a/b one
 '
 
 ONE=$(git -C orig rev-parse one) TWO=$(git -C orig rev-parse two)
@@ -35,7 +37,7 @@ for args in "refs/heads/new $TWO" "refs/heads/new two" "-m msg refs/heads/new on
 	"refs/heads/side $Z $ONE" "refs/heads/side $Z $TWO" "HEAD $Z" "--no-deref refs/heads/alias $Z" \
 	"refs/heads/x $MISSING" "refs/tags/x $MISSING" "refs/heads/x $TREE" "refs/heads/x $ANN" \
 	"refs/tags/x $TREE" "--no-deref HEAD $TREE" "HEAD $TREE" "refs/heads/alias $TREE" \
-	"refs/heads/side $ONE $ONE"
+	"refs/heads/side $ONE $ONE" "-d refs/deep/a/b" "-d refs/heads/nest/a/b"
 do
 	test_expect_success "update-ref $args" 'eval "change update-ref $args"'
 done
