@@ -36,6 +36,20 @@ int parse_loose_ref(const char *buf, size_t len, struct object_id *oid, struct s
 int read_loose_ref(const char *name, struct object_id *oid, struct strbuf *target);
 /* The same, always from the file (under a lock). */
 int read_loose_ref_fresh(const char *name, struct object_id *oid, struct strbuf *target);
+/* One read of a ref's loose file, kept so that a change looks at the
+ * file once before its lock: read_loose_ref()'s answer r, errno when r
+ * is negative, and the value (r 0) or the target (r 1). */
+struct ref_file {
+	int done, r, err;
+	struct object_id oid;
+	struct strbuf target;
+};
+void ref_file_read(const char *name, struct ref_file *f);
+void ref_file_release(struct ref_file *f);
+/* refs_resolve() (reading 0) or refs_resolve_reading() (1) of name, whose
+ * loose file first holds what was read of it. */
+const char *refs_resolve_from(const struct ref_file *first, const char *name, int reading,
+			      struct object_id *oid, unsigned *flags);
 /* The file of a ref: per-worktree names under the git dir, others under the common dir. */
 void ref_path(struct strbuf *sb, const char *name);
 
@@ -69,6 +83,7 @@ struct ref_update {
 	struct object_id cur;        /* the value found under the lock */
 	int exists, unchanged;
 	int split;                   /* in a transaction: through a symref, so checked last, as git does */
+	struct ref_file first;       /* name's file before the lock (ref_update_look) */
 };
 /* The names a transaction changes (refs/transaction.c). */
 struct ref_names;
@@ -78,6 +93,8 @@ const char *ref_names_conflict(const struct ref_names *set, const char *name);
  * found to be no ref while this transaction is checked. */
 int ref_names_known_free(const struct ref_names *set, const char *prefix);
 void ref_names_mark_free(struct ref_names *set, const char *prefix);
+/* Read name's loose file, once: what the lock's checks start from. */
+void ref_update_look(struct ref_update *u);
 int ref_update_lock(struct ref_update *u, struct ref_names *others, struct strbuf *err);
 int ref_update_stage(struct ref_update *u, int unsynced, struct strbuf *err);
 int ref_update_write(struct ref_update *u, struct strbuf *err);

@@ -157,13 +157,39 @@ int read_loose_ref(const char *name, struct object_id *oid, struct strbuf *targe
 	return r;
 }
 
-/* One step: 0 value, 1 symref, -1 broken, -2 absent. */
-static int read_raw_ref(const char *name, struct object_id *oid, struct strbuf *target,
-			unsigned *flags)
+void ref_file_read(const char *name, struct ref_file *f)
 {
-	int r = read_loose_ref(name, oid, target);
+	f->r = read_loose_ref(name, &f->oid, &f->target);
+	f->err = f->r < 0 ? errno : 0;
+	f->done = 1;
+}
+
+void ref_file_release(struct ref_file *f)
+{
+	strbuf_release(&f->target);
+	f->done = 0;
+}
+
+/* One step: 0 value, 1 symref, -1 broken, -2 absent. first: name's loose
+ * file as already read, if not NULL. */
+static int read_raw_ref(const char *name, struct object_id *oid, struct strbuf *target,
+			unsigned *flags, const struct ref_file *first)
+{
+	int r;
 	struct packed_refs *pr;
 	struct ref_entry e;
+	if (!first) {
+		r = read_loose_ref(name, oid, target);
+	} else {
+		r = first->r;
+		errno = first->err;
+		if (r == 0)
+			oidcpy(oid, &first->oid);
+		else if (r == 1) {
+			strbuf_reset(target);
+			strbuf_addbuf(target, &first->target);
+		}
+	}
 	if (r == -1) {
 		*flags |= REF_ISBROKEN;
 		return -1;
@@ -185,7 +211,8 @@ static int read_raw_ref(const char *name, struct object_id *oid, struct strbuf *
 	return 0;
 }
 
-static const char *resolve(const char *name, int reading, struct object_id *oid, unsigned *flags)
+static const char *resolve(const char *name, int reading, struct object_id *oid, unsigned *flags,
+			   const struct ref_file *first)
 {
 	static struct strbuf cur = STRBUF_INIT, target = STRBUF_INIT;
 	unsigned dummy;
@@ -203,7 +230,7 @@ static const char *resolve(const char *name, int reading, struct object_id *oid,
 			}
 			*flags |= REF_BAD_NAME;
 		}
-		r = read_raw_ref(cur.buf, oid, &target, flags);
+		r = read_raw_ref(cur.buf, oid, &target, flags, depth ? NULL : first);
 		if (r == -1)
 			return NULL;
 		if (r == -2) {
@@ -228,7 +255,7 @@ static const char *resolve(const char *name, int reading, struct object_id *oid,
 
 const char *refs_resolve(const char *name, struct object_id *oid, unsigned *flags)
 {
-	return resolve(name, 0, oid, flags);
+	return resolve(name, 0, oid, flags, NULL);
 }
 
 struct worktree **refs_worktrees(void)
@@ -254,7 +281,13 @@ struct worktree **refs_worktrees(void)
 
 const char *refs_resolve_reading(const char *name, struct object_id *oid, unsigned *flags)
 {
-	return resolve(name, 1, oid, flags);
+	return resolve(name, 1, oid, flags, NULL);
+}
+
+const char *refs_resolve_from(const struct ref_file *first, const char *name, int reading,
+			      struct object_id *oid, unsigned *flags)
+{
+	return resolve(name, reading, oid, flags, first);
 }
 
 int refs_read(const char *name, struct object_id *oid)
@@ -322,7 +355,7 @@ static void add_loose(struct loose_list *l, const char *name)
 		oidcpy(&e->oid, &oid);
 	} else {
 		e->target = strbuf_detach(&target, NULL);
-		if (!resolve(name, 1, &e->oid, &flags)) {
+		if (!resolve(name, 1, &e->oid, &flags, NULL)) {
 			oidclr(&e->oid);
 			e->flags |= REF_ISBROKEN;
 		}

@@ -156,7 +156,7 @@ static void names_release(struct ref_names *set)
  */
 static int check_overlaps(struct ref_transaction *t, struct ref_names *set, struct strbuf *err)
 {
-	struct strbuf target = STRBUF_INIT, head = STRBUF_INIT;
+	struct strbuf head = STRBUF_INIT;
 	int r = 0;
 
 	set->sorted = xmalloc(st_mult(t->nr ? t->nr : 1, sizeof(*set->sorted)));
@@ -177,19 +177,24 @@ static int check_overlaps(struct ref_transaction *t, struct ref_names *set, stru
 			strbuf_addf(err, "multiple updates for 'HEAD' (including one via its referent '%s') are not allowed",
 				    u->name);
 			r = -1;
-		} else if (!(u->flags & REF_NO_DEREF) && refs_read_symref(u->name, &target)) {
-			if (names_find(set, target.buf)) {
-				strbuf_addf(err, "multiple updates for '%s' (including one via symref '%s') are not allowed",
-					    target.buf, u->name);
-				r = -1;
-			} else {
-				ALLOC_GROW(set->extra, set->nr_extra + 1, set->alloc_extra);
-				set->extra[set->nr_extra++] = xstrdup(target.buf);
-				u->split = 1;
-			}
+			continue;
+		}
+		if (u->flags & REF_NO_DEREF)
+			continue;
+		/* the one look at the file before its lock */
+		ref_update_look(u);
+		if (u->first.r != 1)
+			continue;
+		if (names_find(set, u->first.target.buf)) {
+			strbuf_addf(err, "multiple updates for '%s' (including one via symref '%s') are not allowed",
+				    u->first.target.buf, u->name);
+			r = -1;
+		} else {
+			ALLOC_GROW(set->extra, set->nr_extra + 1, set->alloc_extra);
+			set->extra[set->nr_extra++] = xstrdup(u->first.target.buf);
+			u->split = 1;
 		}
 	}
-	strbuf_release(&target);
 	strbuf_release(&head);
 	return r;
 }

@@ -360,26 +360,33 @@ static struct lock_file *lock_ref(const char *name, struct strbuf *err)
 	return lk;
 }
 
-/* What to write: the final ref of a symref chain unless no_deref. */
-static const char *update_target(const char *name, int no_deref, int *via_symref)
+void ref_update_look(struct ref_update *u)
 {
-	static struct strbuf out = STRBUF_INIT;
+	if (!u->first.done) {
+		strbuf_init(&u->first.target, 0);
+		ref_file_read(u->name, &u->first);
+	}
+}
+
+/* What to write: the final ref of u->name's symref chain unless
+ * REF_NO_DEREF. */
+static void update_target(struct ref_update *u)
+{
 	struct object_id oid;
 	unsigned flags;
-	const char *r;
-	*via_symref = 0;
-	strbuf_reset(&out);
-	if (no_deref) {
-		strbuf_addstr(&out, name);
-		return out.buf;
-	}
-	r = refs_resolve(name, &oid, &flags);
+	const char *r = NULL;
+
+	if (u->real)
+		return;
+	u->via = 0;
+	if (!(u->flags & REF_NO_DEREF) && u->first.r == 1)
+		r = refs_resolve_from(&u->first, u->name, 0, &oid, &flags);
 	if (r && (flags & REF_ISSYMREF)) {
-		*via_symref = 1;
-		strbuf_addstr(&out, r);
-	} else
-		strbuf_addstr(&out, name);
-	return out.buf;
+		u->via = 1;
+		u->real = xstrdup(r);
+	} else {
+		u->real = xstrdup(u->name);
+	}
 }
 
 static int is_symref_file(const char *name)
@@ -436,15 +443,16 @@ static int check_new_value(const char *name, const struct object_id *oid, struct
 int ref_update_lock(struct ref_update *u, struct ref_names *others, struct strbuf *err)
 {
 	size_t base = err->len;
-	const char *real = update_target(u->name, u->flags & REF_NO_DEREF, &u->via), *with;
+	const char *with;
 	int writes = u->has_new && !u->del, r;
 
-	u->real = xstrdup(real);
+	ref_update_look(u);
+	update_target(u);
 	strbuf_addf(err, "cannot lock ref '%s': ", u->name);
 	/* as git: a ref that is not there must not be asked for an old value,
 	 * and may not sit below or above another ref, nor another name of the
 	 * same transaction (whatever the change: a verify or a deletion too) */
-	if (refs_read(u->real, &u->cur)) {
+	if (!refs_resolve_from(u->via ? NULL : &u->first, u->real, 1, &u->cur, NULL)) {
 		if (u->has_old && !is_null_oid(&u->old_oid)) {
 			strbuf_addf(err, "unable to resolve reference '%s'", u->real);
 			return -1;
@@ -569,6 +577,7 @@ void ref_update_release(struct ref_update *u)
 		lock_file_rollback(u->lk);
 	free(u->real);
 	u->real = NULL;
+	ref_file_release(&u->first);
 }
 
 static int do_update(const char *name, const struct object_id *new_oid,
@@ -703,10 +712,12 @@ int refs_delete_err(const char *name, const struct object_id *old_oid, unsigned 
 	}
 	/* branch -d takes packed-refs.lock first, whether or not it needs it */
 	if (flags & REF_PACKED_FIRST) {
-		int via;
-		const char *real = update_target(name, flags & REF_NO_DEREF, &via);
-		if (packed_refs_remove(&real, 1, 1, err) < 0)
+		ref_update_look(&u);
+		update_target(&u);
+		if (packed_refs_remove((const char *const *)&u.real, 1, 1, err) < 0) {
+			ref_update_release(&u);
 			return -1;
+		}
 	}
 	if (!ref_update_lock(&u, NULL, err)) {
 		strbuf_reset(err);

@@ -150,14 +150,19 @@ test_expect_success 'thousands of changes at once: few descriptors, one sync, gi
 	(ulimit -n 64 && "$MINI_GIT" update-ref --stdin <verify) &&
 	(ulimit -n 64 && "$MINI_GIT" update-ref --stdin <delete) &&
 	test $(git for-each-ref refs/heads/many | wc -l) = 0 &&
-	! test -d .git/refs/heads/many &&
+	! test -d .git/refs/heads/many && ! test -d .git/logs/refs/heads/many &&
 	git fsck 2>&1 &&
 	if have_strace; then
 		# (LeakSanitizer cannot work under ptrace)
 		ASAN_OPTIONS=detect_leaks=0 strace -f -o trace -e trace=fsync,fdatasync,syncfs \
 			"$MINI_GIT" update-ref --stdin <create &&
 		test $(grep -c "^[0-9]* *syncfs(" trace) = 1 &&
-		test $(grep -c "^[0-9]* *f.*sync(" trace) = 0
+		test $(grep -c "^[0-9]* *f.*sync(" trace) = 0 &&
+		# each ref file is opened twice: looked at, then read under its lock
+		ASAN_OPTIONS=detect_leaks=0 strace -f -o trace -e trace=openat \
+			"$MINI_GIT" update-ref --stdin <delete &&
+		test $(grep -c "refs/heads/many/b[0-9]*\"" trace) = 6000 &&
+		test $(grep -c "refs/heads/many/b[0-9]*\.lock\"" trace) = 3000
 	fi
 '
 
