@@ -109,6 +109,7 @@ struct ref_format {
 	int abbrevs;        /* %(objectname:short) */
 	int quote;
 	int reset_at_eol;   /* the last %(color:...) is not reset */
+	int nesting_checked;
 };
 
 static void atom_release(struct atom *a)
@@ -499,7 +500,6 @@ struct ref_format *ref_format_parse(const char *fmt, int use_color)
 			f->reset_at_eol = use_color && t->atom.reset_after;
 		p = close + 1;
 	}
-	check_nesting(f);
 	return f;
 }
 
@@ -1198,6 +1198,13 @@ static void eval(struct strbuf *out, struct ref_item *it, struct ref_format *f,
 
 int ref_format_item(struct strbuf *out, struct ref_item *it, struct ref_format *f)
 {
+	/* as in git, %(if), %(then), %(else), %(align) and %(end) are
+	 * matched up as the first ref is written: with no ref to write, a
+	 * format that leaves them unmatched is no error */
+	if (!f->nesting_checked) {
+		check_nesting(f);
+		f->nesting_checked = 1;
+	}
 	eval(out, it, f, 0, f->nr, f->quote);
 	/* a colour left on is ended with the line, quoted like a value */
 	if (f->reset_at_eol) {
