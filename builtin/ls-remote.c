@@ -1,11 +1,11 @@
 /* ls-remote.c: list the refs of a remote repository. */
 #include "builtin/builtin.h"
+#include "lib/wildmatch.h"
 #include "lib/config.h"
 #include "lib/repo.h"
 #include "remote/remote.h"
 #include "remote/transport.h"
 #include "refs/refs.h"
-#include <fnmatch.h>
 
 static const char *const ls_remote_usage[] = {
 	"git ls-remote [--heads] [--tags] [--refs] [--upload-pack=<exec>]\n"
@@ -21,7 +21,7 @@ static int tail_match(const char **patterns, int nr, const char *name)
 		return 1;
 	for (int i = 0; i < nr; i++) {
 		char *pat = xstrfmt("*/%s", patterns[i]);
-		int m = !fnmatch(pat, name, 0);
+		int m = wildmatch(pat, name, 0);
 		free(pat);
 		if (m)
 			return 1;

@@ -2,6 +2,7 @@
  * by branch and for-each-ref. Values are computed on demand: a format or
  * sort key that names only ref atoms never touches the object store. */
 #include "refs/ref-filter.h"
+#include "lib/wildmatch.h"
 #include "lib/versioncmp.h"
 #include "lib/sorted.h"
 #include "lib/color.h"
@@ -15,7 +16,6 @@
 #include "odb/odb.h"
 #include <ctype.h>
 #include <limits.h>
-#include <fnmatch.h>
 #include <time.h>
 
 enum atom_id {
@@ -1350,7 +1350,7 @@ void ref_array_sort(struct ref_sorting *s, struct ref_array *a)
 
 static int match_pattern(struct ref_filter *f, const char *name)
 {
-	int fl = f->ignore_case ? FNM_CASEFOLD : 0;
+	unsigned fl = f->ignore_case ? WM_CASEFOLD : 0;
 	if (!f->patterns || !*f->patterns)
 		return 1;
 	if (f->match_as_path) {
@@ -1360,7 +1360,7 @@ static int match_pattern(struct ref_filter *f, const char *name)
 			if (plen <= nlen && !strncmp(name, *p, plen) &&
 			    (plen == nlen || name[plen] == '/' || (*p)[plen - 1] == '/'))
 				return 1;
-			if (!fnmatch(*p, name, fl | FNM_PATHNAME))
+			if (wildmatch(*p, name, fl | WM_PATHNAME))
 				return 1;
 		}
 		return 0;
@@ -1368,7 +1368,7 @@ static int match_pattern(struct ref_filter *f, const char *name)
 	(void)(skip_prefix(name, "refs/tags/", &name) || skip_prefix(name, "refs/heads/", &name) ||
 	       skip_prefix(name, "refs/remotes/", &name) || skip_prefix(name, "refs/", &name));
 	for (const char **p = f->patterns; *p; p++)
-		if (!fnmatch(*p, name, fl))
+		if (wildmatch(*p, name, fl))
 			return 1;
 	return 0;
 }
@@ -1384,17 +1384,16 @@ static unsigned kind_of(const char *name)
 	return FILTER_REFS_OTHERS;
 }
 
-/* The literal part all patterns share, up to a '/', so that only that
- * part of the ref namespace is read. */
 /* Where the listing starts: as git, the longest prefix the patterns share
  * before their first wildcard ("refs/tags" for "refs/tags", "refs/heads/m"
- * for "refs/heads/m*"); git reads packed-refs from there, and dies on a
- * dangerous record only if it reads one. */
+ * for "refs/heads/m*"), or the start when case is ignored; git reads
+ * packed-refs from there, and dies on a dangerous record only if it
+ * reads one. */
 static const char *ref_filter_common_prefix(struct ref_filter *f)
 {
 	static struct strbuf sb = STRBUF_INIT;
 	strbuf_reset(&sb);
-	if (!f->match_as_path || !f->patterns || !*f->patterns)
+	if (!f->match_as_path || !f->patterns || !*f->patterns || f->ignore_case)
 		return "";
 	for (const char **p = f->patterns; *p; p++) {
 		size_t n = strcspn(*p, "*?[\\");

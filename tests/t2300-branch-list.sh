@@ -30,7 +30,10 @@ for args in "" "--list" "-l" "-a" "-r" "--all --list" "--show-current" \
 	"--no-contains" "--no-contains=two" "--merged" "--merged one" "--no-merged one" \
 	"--no-merged" "--no-merged=three -a" "--contains nothere" "--merged nothere" \
 	"--contains HEAD^{tree}" "--no-merged HEAD^{tree}" "--no-sort" "--sort=objecttype" \
-	"--points-at one --no-points-at" "--color=true" "--color=bad" "--color=Always -a"
+	"--points-at one --no-points-at" "--color=true" "--color=bad" "--color=Always -a" \
+	"--list l**a" "--list local/**/a" "--list **/a" "-a --list **" "-i --list [L]*" \
+	"-i --list [[:upper:]]ed" "--list [!l]*" "-r --list [ou]*/[!m]*" \
+	"--format=%(if)x%(else) --list nothing" "--format=%(then)x"
 do
 	test_expect_success "branch $args" 'cd r && set -f && compare_git branch $args'
 done

@@ -47,7 +47,12 @@ for args in "" "refs/heads" "refs/heads/" "refs/tags/a*" "refs/heads refs/tags" 
 	"--merged nothere" "--contains HEAD^{tree}" "--merged HEAD^{tree}" "--merged --" \
 	"--points-at one --no-points-at" "--no-points-at --points-at one" "--no-sort" \
 	"--sort=objecttype --no-sort --sort=-objecttype" "--sort=bogus --format=%(bogus)" \
-	"--color=true" "--color=bad" "--color --format=%(color:green)%(refname)%(color:reset)"
+	"--color=true" "--color=bad" "--color --format=%(color:green)%(refname)%(color:reset)" \
+	"refs/**/name" "**/name" "refs/heads/**" "**" "refs/**/er/**" "refs/heads/de**me" \
+	"refs/heads/deep/er/**/name" "--ignore-case refs/heads/D*" "--ignore-case REFS/heads/" \
+	"--ignore-case refs/heads/[D]*" "--ignore-case refs/*/[[:upper:]]*" "refs/*/[!/]*" \
+	"--format=%(if)x%(else) nothere" "--format=x%(align:10) refs/nothere" \
+	"--format=%(end)x --sort=bogus" "--format=%(then)x --count=0" "--format=%(if)x"
 do
 	test_expect_success "for-each-ref $args" 'cd r && set -f && compare_git for-each-ref $args'
 done
