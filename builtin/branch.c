@@ -805,8 +805,9 @@ static int delete_branches(int argc, const char **argv, int force, unsigned kind
 	struct object_id head_commit, *head_rev = NULL;
 	const char *fmt;
 	int remote = 0, ret = 0;
-	size_t pos;
-	struct strbuf name = STRBUF_INIT, err = STRBUF_INIT, expanded = STRBUF_INIT;
+	size_t pos, nr = 0;
+	struct strbuf name = STRBUF_INIT, expanded = STRBUF_INIT;
+	char **gone, **describe;   /* the refs to delete, and what they were */
 
 	if (kind == FILTER_REFS_REMOTES) {
 		fmt = "refs/remotes/%s";
@@ -819,12 +820,13 @@ static int delete_branches(int argc, const char **argv, int force, unsigned kind
 	pos = strcspn(fmt, "%");
 	if (!force && !peel_to_commit(&cur_head_oid, &head_commit))
 		head_rev = &head_commit;
+	gone = xcalloc(argc ? (size_t)argc : 1, sizeof(*gone));
+	describe = xcalloc(argc ? (size_t)argc : 1, sizeof(*describe));
 
 	for (int i = 0; i < argc; i++) {
 		struct object_id oid, commit;
 		unsigned flags;
 		const char *target, *path;
-		char *describe;
 		struct strbuf symtarget = STRBUF_INIT;
 		const char *bname = argv[i];
 
@@ -847,15 +849,8 @@ static int delete_branches(int argc, const char **argv, int force, unsigned kind
 			if (!(flags & REF_ISBROKEN)) {
 				if (remote)
 					error("remote-tracking branch '%s' not found.", bname);
-				else {
-					struct strbuf v = STRBUF_INIT;
-					strbuf_addf(&v, "refs/remotes/%s", bname);
-					if (!refs_read(v.buf, &oid))
-						error("branch '%s' not found.\nDid you forget --remote?", bname);
-					else
-						error("branch '%s' not found.", bname);
-					strbuf_release(&v);
-				}
+				else
+					error("branch '%s' not found.", bname);
 				ret = 1;
 				strbuf_release(&symtarget);
 				continue;
@@ -879,27 +874,31 @@ static int delete_branches(int argc, const char **argv, int force, unsigned kind
 				continue;
 			}
 		}
-		describe = xstrdup((flags & REF_ISBROKEN) ? "broken" : (flags & REF_ISSYMREF)
-				   ? symtarget.buf : odb_abbrev(&oid, 0));
+		gone[nr] = strbuf_detach(&name, NULL);
+		describe[nr++] = xstrdup((flags & REF_ISBROKEN) ? "broken" : (flags & REF_ISSYMREF)
+					 ? symtarget.buf : odb_abbrev(&oid, 0));
 		strbuf_release(&symtarget);
-		strbuf_reset(&err);
-		if (refs_delete_err(name.buf, NULL, REF_NO_DEREF | REF_PACKED_FIRST, &err) < 0) {
-			error("could not delete reference %s: %s", name.buf, err.buf);
-			ret = 1;
-		} else {
+	}
+	/* as git: all at once, then each that is no more is reported */
+	if (refs_delete_many((const char *const *)gone, nr, REF_NO_DEREF) < 0)
+		ret = 1;
+	for (size_t i = 0; i < nr; i++) {
+		if (!ref_exists(gone[i])) {
 			struct strbuf sec = STRBUF_INIT;
 			if (!quiet)
 				printf(remote ? "Deleted remote-tracking branch %s (was %s).\n"
-					      : "Deleted branch %s (was %s).\n", name.buf + pos, describe);
-			strbuf_addf(&sec, "branch.%s", name.buf + pos);
-			if (!remote && config_rename_section(sec.buf, NULL) < 0)
+					      : "Deleted branch %s (was %s).\n", gone[i] + pos, describe[i]);
+			strbuf_addf(&sec, "branch.%s", gone[i] + pos);
+			if (config_rename_section(sec.buf, NULL) < 0)
 				warning("update of config-file failed");
 			strbuf_release(&sec);
 		}
-		free(describe);
+		free(gone[i]);
+		free(describe[i]);
 	}
+	free(gone);
+	free(describe);
 	strbuf_release(&name);
-	strbuf_release(&err);
 	strbuf_release(&expanded);
 	return ret;
 }

@@ -90,13 +90,19 @@ enum {
 	REF_NO_DEREF = 1,             /* write the symref itself, not its target */
 	REF_FORCE_CREATE_REFLOG = 2,  /* create the reflog whatever the config says */
 	REF_KEEP_LOG = 4,             /* deleting: leave the reflog */
-	REF_PACKED_FIRST = 8,         /* deleting: packed-refs.lock before the ref's lock, as branch -d */
+	REF_SKIP_LOG = 8,             /* writing: no entry in the ref's own log (a rollback) */
 };
 int refs_update_err(const char *name, const struct object_id *new_oid,
 		    const struct object_id *old_oid, const char *msg, unsigned flags,
 		    struct strbuf *err);
 int refs_delete_err(const char *name, const struct object_id *old_oid, unsigned flags,
 		    struct strbuf *err);
+/* Delete names as git's branch -d deletes them: all from packed-refs at
+ * once, under packed-refs.lock (taken whatever the names), then each
+ * loose file on its own. Prints git's errors; 0 if all went. Whether a
+ * name is gone is for the caller to ask: one that was only packed is,
+ * even if its loose deletion failed. */
+int refs_delete_many(const char *const *names, size_t nr, unsigned flags);
 /*
  * A transaction: changes added, then all locked and checked (prepare),
  * then all made (commit), or none (free without commit). new_oid NULL

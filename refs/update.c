@@ -8,6 +8,7 @@
 #include "lib/repo.h"
 #include "odb/odb.h"
 #include <ctype.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <netdb.h>
 #include <pwd.h>
@@ -214,32 +215,35 @@ static int delete_reflog(const char *name)
 /* --- checks before writing --- */
 
 struct conflict {
-	const char *name;
-	size_t len;
+	const char *skip;
 	char *found;
 };
 
 static int find_below(const struct ref_entry *e, void *data)
 {
 	struct conflict *c = data;
+	if (c->skip && !strcmp(e->name, c->skip))
+		return 0;
 	c->found = xstrdup(e->name);
 	return 1;
 }
 
 /* No ref may be a path prefix of another: 'refs/heads/a' blocks
- * 'refs/heads/a/b' and the other way round. memo: a transaction's
- * names, which remember the leading parts found to be no ref. */
-static int check_available(const char *name, struct ref_names *memo, struct strbuf *err)
+ * 'refs/heads/a/b' and the other way round; skip, if not NULL, is a ref
+ * about to go (a rename's old name). memo: a transaction's names, which
+ * remember the leading parts found to be no ref. */
+static int check_available(const char *name, const char *skip, struct ref_names *memo,
+			   struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct object_id oid;
 	const char *slash = name;
-	struct conflict c = { name, strlen(name), NULL };
+	struct conflict c = { skip, NULL };
 	while ((slash = strchr(slash + 1, '/'))) {
 		strbuf_reset(&sb);
 		strbuf_add(&sb, name, slash - name);
 		/* a transaction asks about the same directories again and again */
-		if (memo && ref_names_known_free(memo, sb.buf))
+		if ((memo && ref_names_known_free(memo, sb.buf)) || (skip && !strcmp(sb.buf, skip)))
 			continue;
 		if (!refs_read(sb.buf, &oid)) {
 			strbuf_addf(err, "'%s' exists; cannot create '%s'", sb.buf, name);
@@ -457,7 +461,7 @@ int ref_update_lock(struct ref_update *u, struct ref_names *others, struct strbu
 			strbuf_addf(err, "unable to resolve reference '%s'", u->real);
 			return -1;
 		}
-		if (check_available(u->real, others, err) < 0)
+		if (check_available(u->real, NULL, others, err) < 0)
 			return -1;
 		if (others && (with = ref_names_conflict(others, u->real))) {
 			strbuf_addf(err, "cannot process '%s' and '%s' at the same time", u->real, with);
@@ -538,12 +542,15 @@ int ref_update_write(struct ref_update *u, struct strbuf *err)
 		lock_file_rollback(u->lk);
 		return -1;
 	}
-	oidcpy(&old, u->log_old ? u->log_old : &u->cur);
-	reflog_append(u->real, &old, &u->new_oid, u->msg, u->flags & REF_FORCE_CREATE_REFLOG);
-	if (u->via)
-		reflog_append(u->name, &old, &u->new_oid, u->msg, 0);
-	log_head_too(u->real, u->via ? u->name : NULL, &old, &u->new_oid, u->msg);
 	refs_invalidate();
+	oidcpy(&old, u->log_old ? u->log_old : &u->cur);
+	if (!(u->flags & REF_SKIP_LOG)) {
+		reflog_append(u->real, &old, &u->new_oid, u->msg,
+			      u->flags & REF_FORCE_CREATE_REFLOG);
+		if (u->via)
+			reflog_append(u->name, &old, &u->new_oid, u->msg, 0);
+	}
+	log_head_too(u->real, u->via ? u->name : NULL, &old, &u->new_oid, u->msg);
 	return 0;
 }
 
@@ -710,23 +717,59 @@ int refs_delete_err(const char *name, const struct object_id *old_oid, unsigned 
 		u.has_old = 1;
 		oidcpy(&u.old_oid, old_oid);
 	}
-	/* branch -d takes packed-refs.lock first, whether or not it needs it */
-	if (flags & REF_PACKED_FIRST) {
-		ref_update_look(&u);
-		update_target(&u);
-		if (packed_refs_remove((const char *const *)&u.real, 1, 1, err) < 0) {
-			ref_update_release(&u);
-			return -1;
-		}
-	}
 	if (!ref_update_lock(&u, NULL, err)) {
 		strbuf_reset(err);
-		if (((flags & REF_PACKED_FIRST) ||
-		     !packed_refs_remove((const char *const *)&u.real, 1, 0, err)) &&
+		if (!packed_refs_remove((const char *const *)&u.real, 1, 0, err) &&
 		    !ref_update_remove(&u, err))
 			r = 0;
 	}
 	ref_update_release(&u);
+	return r;
+}
+
+static int cmp_name_ptr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int refs_delete_many(const char *const *names, size_t nr, unsigned flags)
+{
+	struct strbuf err = STRBUF_INIT;
+	const char **sorted;
+	int r = 0;
+
+	if (!nr)
+		return 0;
+	/* git's packed-refs transaction refuses a name given twice, and
+	 * then says so twice, the second time with nothing more */
+	sorted = xmalloc(st_mult(nr, sizeof(*sorted)));
+	memcpy(sorted, names, nr * sizeof(*sorted));
+	qsort(sorted, nr, sizeof(*sorted), cmp_name_ptr);
+	for (size_t i = 1; i < nr; i++)
+		if (!strcmp(sorted[i - 1], sorted[i])) {
+			error("could not delete references: multiple updates for ref '%s' not allowed",
+			      sorted[i]);
+			error("could not delete references: ");
+			free(sorted);
+			return -1;
+		}
+	free(sorted);
+	if (packed_refs_remove(names, nr, 1, &err) < 0) {
+		if (nr == 1)
+			error("could not delete reference %s: %s", names[0], err.buf);
+		else
+			error("could not delete references: %s", err.buf);
+		strbuf_release(&err);
+		return -1;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		strbuf_reset(&err);
+		if (refs_delete_err(names[i], NULL, flags, &err) < 0) {
+			error("%s", err.buf);
+			r = error("could not remove reference %s", names[i]);
+		}
+	}
+	strbuf_release(&err);
 	return r;
 }
 
@@ -774,33 +817,107 @@ int refs_update_symref(const char *name, const char *target, const char *reflog_
 
 /* --- rename and copy --- */
 
-static int move_log(const char *from, const char *to, int copy)
+/* A log on its way from one name to another, as git moves it: aside
+ * first, so that the old name may be a directory of the new or the other
+ * way round. */
+#define TMP_RENAMED_LOG "refs/.tmp-renamed-log"
+
+/* Moves (or copies) from's log aside: 1, or 0 if it has none, or -1. */
+static int stash_log(const char *from, int copy)
 {
-	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, buf = STRBUF_INIT;
-	int ret = 0;
+	struct strbuf a = STRBUF_INIT, tmp = STRBUF_INIT, buf = STRBUF_INIT;
+	int ret = 1;
+
 	reflog_path(&a, from);
-	reflog_path(&b, to);
-	if (!file_exists(a.buf))
-		goto out;
-	mkdir_leading(b.buf);
-	if (copy) {
-		int fd;
+	reflog_path(&tmp, TMP_RENAMED_LOG);
+	if (!file_exists(a.buf)) {
+		ret = 0;
+	} else if (copy) {
+		int fd = -1;
 		if (strbuf_read_file(&buf, a.buf, 0) < 0 ||
-		    (fd = open(b.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0) {
-			ret = error("unable to copy logfile %s to %s: %s", a.buf, b.buf, strerror(errno));
-			goto out;
-		}
-		if (write_in_full(fd, buf.buf, buf.len) < 0)
-			ret = error("unable to copy logfile %s to %s: %s", a.buf, b.buf, strerror(errno));
-		close(fd);
-	} else if (rename(a.buf, b.buf) < 0) {
-		ret = error("unable to move logfile %s to %s: %s", a.buf, b.buf, strerror(errno));
+		    (fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0 ||
+		    write_in_full(fd, buf.buf, buf.len) < 0)
+			ret = error("unable to copy logfile logs/%s to logs/" TMP_RENAMED_LOG ": %s",
+				    from, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	} else if (rename(a.buf, tmp.buf) < 0) {
+		ret = error("unable to move logfile logs/%s to logs/" TMP_RENAMED_LOG ": %s",
+			    from, strerror(errno));
 	}
-out:
 	strbuf_release(&a);
-	strbuf_release(&b);
+	strbuf_release(&tmp);
 	strbuf_release(&buf);
 	return ret;
+}
+
+/* Remove path if it is a directory holding only directories. */
+static void remove_empty_tree(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	struct strbuf sub = STRBUF_INIT;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		strbuf_reset(&sub);
+		strbuf_addf(&sub, "%s/%s", path, e->d_name);
+		remove_empty_tree(sub.buf);
+	}
+	closedir(d);
+	strbuf_release(&sub);
+	rmdir(path);
+}
+
+/* The stashed log to name's place: its directories are made, and a
+ * directory in the way goes if it holds nothing but directories. */
+static int place_log(const char *to)
+{
+	struct strbuf path = STRBUF_INIT, tmp = STRBUF_INIT;
+	int ret = 0, e = 0;
+
+	reflog_path(&path, to);
+	reflog_path(&tmp, TMP_RENAMED_LOG);
+	for (int tries = 0; tries < 3; tries++) {
+		if (!rename(tmp.buf, path.buf)) {
+			e = 0;
+			break;
+		}
+		e = errno;
+		if (e == ENOENT)
+			mkdir_leading(path.buf);
+		else if (e == EISDIR || e == ENOTEMPTY || e == EEXIST || e == ENOTDIR)
+			remove_empty_tree(path.buf);
+		else
+			break;
+	}
+	if (e == EISDIR || e == ENOTEMPTY || e == EEXIST || e == ENOTDIR)
+		ret = error("directory not empty: %s", path.buf);
+	else if (e)
+		ret = error("unable to move logfile %s to %s: %s", tmp.buf, path.buf, strerror(e));
+	strbuf_release(&path);
+	strbuf_release(&tmp);
+	return ret;
+}
+
+/* The stashed log back to from's place (a copy's is simply dropped). */
+static void unstash_log(const char *from, int copy)
+{
+	struct strbuf a = STRBUF_INIT, tmp = STRBUF_INIT;
+
+	reflog_path(&a, from);
+	reflog_path(&tmp, TMP_RENAMED_LOG);
+	if (copy)
+		unlink(tmp.buf);
+	else if (rename(tmp.buf, a.buf) < 0 &&
+		 (errno != ENOENT || mkdir_leading(a.buf) < 0 || rename(tmp.buf, a.buf) < 0))
+		error("unable to restore logfile %s from logs/" TMP_RENAMED_LOG ": %s", from,
+		      strerror(errno));
+	strbuf_release(&a);
+	strbuf_release(&tmp);
 }
 
 int refs_copy_or_rename(const char *from, const char *to, const char *msg, int copy)
@@ -818,6 +935,12 @@ int refs_copy_or_rename(const char *from, const char *to, const char *msg, int c
 	strbuf_release(&target);
 	if (!refs_resolve_reading(from, &oid, &flags))
 		return error("refname %s not found", from);
+	/* the new name must be free, but for the old one */
+	if (check_available(to, from, NULL, &err) < 0) {
+		error("%s", err.buf);
+		strbuf_release(&err);
+		return -1;
+	}
 	if (!copy && strcmp(from, to) && !refs_read(to, &dummy) &&
 	    refs_delete_err(to, NULL, REF_NO_DEREF, &err) < 0) {
 		error("%s", err.buf);
@@ -825,21 +948,35 @@ int refs_copy_or_rename(const char *from, const char *to, const char *msg, int c
 		return -1;
 	}
 	if (strcmp(from, to)) {
-		/* move the log aside first: the old name may be a directory of the new */
-		if (move_log(from, to, copy) < 0)
+		int stashed = stash_log(from, copy);
+		if (stashed < 0)
 			return -1;
 		if (!copy && refs_delete_err(from, NULL, REF_NO_DEREF | REF_KEEP_LOG, &err) < 0) {
 			struct strbuf again = STRBUF_INIT;
 			struct lock_file *lk;
 			error("%s", err.buf);
 			error("unable to delete old %s", from);
-			move_log(to, from, 0);
+			if (stashed)
+				unstash_log(from, 0);
 			/* as git, try to put the old ref back; the lock tells if we could */
 			if (!(lk = lock_ref(from, &again)))
 				error("unable to lock %s for rollback: %s", from, again.buf);
 			else
 				lock_file_rollback(lk);
 			strbuf_release(&again);
+			strbuf_release(&err);
+			return -1;
+		}
+		if (stashed && place_log(to) < 0) {
+			/* as git: the old ref written back, logged only in
+			 * HEAD's log (if HEAD is on it), then its log */
+			strbuf_reset(&err);
+			if (copy)
+				log_head_too(from, NULL, &oid, &oid, NULL);
+			else if (refs_update_err(from, &oid, NULL, NULL, REF_NO_DEREF | REF_SKIP_LOG,
+						 &err) < 0)
+				error("unable to write current sha1 into %s: %s", from, err.buf);
+			unstash_log(from, copy);
 			strbuf_release(&err);
 			return -1;
 		}

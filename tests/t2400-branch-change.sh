@@ -39,10 +39,21 @@ for args in "new" "new one" "new ann" "new origin/other" "--track new origin/oth
 	"--unset-upstream side" "--unset-upstream merged" "--unset-upstream" \
 	"--unset-upstream nothere" \
 	"--sort=refname new" "--sort=bogus -d merged" "--no-sort -m side renamed" \
-	"--contains one -d merged" "--merged one new" "--points-at one --no-points-at new"
+	"--contains one -d merged" "--merged one new" "--points-at one --no-points-at new" \
+	"-D origin/other" "-d merged merged" "-d -r origin/other origin/other" \
+	"-D side merged nothere" "-m deep/a/b deep" "-m deep/a/b deep/a/b/c" "-m master master/x" \
+	"-c master master/x" "-c deep/a/b deep" "-M side deep/a" "-c master deep"
 do
 	test_expect_success "branch $args" 'change $args'
 done
+
+test_expect_success 'branch -d of several, one of them locked: the others go, as in git' '
+	(cd orig && git pack-refs --all && git branch loose two && touch .git/refs/heads/side.lock) &&
+	change -D side loose merged &&
+	change -D loose &&
+	(cd orig && touch .git/refs/heads/loose.lock) && change -D loose merged &&
+	(cd orig && rm .git/refs/heads/side.lock .git/refs/heads/loose.lock && git branch -D -q loose)
+'
 
 test_expect_success 'changes in a detached HEAD and on an unborn branch' '
 	(cd orig && git checkout -q --detach two) &&
