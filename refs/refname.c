@@ -153,10 +153,21 @@ int refs_dwim(const char *name, size_t len, struct strbuf *full, struct object_i
 {
 	struct strbuf try = STRBUF_INIT, prior = STRBUF_INIT;
 	struct object_id tmp;
-	int found = 0;
-	/* "@{-N}" is the branch checked out N switches ago, as in git */
+	int found = 0, mark;
+	/* as in git: "@{-N}" is the branch checked out N switches ago, "@"
+	 * is HEAD, and "<branch>@{upstream}" or "@{push}" the ref they name */
 	if (len > 3 && !memcmp(name, "@{-", 3) &&
 	    interpret_nth_prior_checkout(name, len, &prior) == (int)len) {
+		name = prior.buf;
+		len = prior.len;
+	} else if (len == 1 && *name == '@') {
+		name = "HEAD";
+		len = 4;
+	} else if ((mark = interpret_branch_mark(name, len, &prior))) {
+		if (mark < 0) {
+			strbuf_release(&prior);
+			return 0;
+		}
 		name = prior.buf;
 		len = prior.len;
 	}

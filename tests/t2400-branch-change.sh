@@ -42,7 +42,9 @@ for args in "new" "new one" "new ann" "new origin/other" "--track new origin/oth
 	"--contains one -d merged" "--merged one new" "--points-at one --no-points-at new" \
 	"-D origin/other" "-d merged merged" "-d -r origin/other origin/other" \
 	"-D side merged nothere" "-m deep/a/b deep" "-m deep/a/b deep/a/b/c" "-m master master/x" \
-	"-c master master/x" "-c deep/a/b deep" "-M side deep/a" "-c master deep"
+	"-c master master/x" "-c deep/a/b deep" "-M side deep/a" "-c master deep" \
+	"-u master@{u}" "-u @" "new master@{u}" "new side@{u}" "--track new @" \
+	"new master@{push}" "-u side@{u} merged"
 do
 	test_expect_success "branch $args" 'change $args'
 done
