@@ -280,15 +280,16 @@ static int list_branches(struct ref_filter *filter, const struct ref_sort_keys *
 	if ((kind & (FILTER_REFS_BRANCHES | FILTER_REFS_REMOTES)) ==
 	    (FILTER_REFS_BRANCHES | FILTER_REFS_REMOTES))
 		remote_prefix = "remotes/";
-	filter_refs(&a, &f);
 	/* git sorts by branch.sort, then the --sort keys (a later key
-	 * ranks first); --no-sort drops both */
+	 * ranks first); --no-sort drops both. A bad key is fatal before any
+	 * ref is read. */
 	conf_nr = keys->cleared ? 0 : config_get_all("branch.sort", &conf);
 	sorting = ref_sorting_from_keys(keys, conf, conf_nr);
 	free(conf);
 	ref_sorting_detached_first(sorting);
 	if (icase)
 		ref_sorting_ignore_case(sorting);
+	filter_refs(&a, &f);
 	ref_array_sort(sorting, &a);
 
 	if (!format)

@@ -1384,32 +1384,58 @@ static unsigned kind_of(const char *name)
 	return FILTER_REFS_OTHERS;
 }
 
-/* Where the listing starts: as git, the longest prefix the patterns share
- * before their first wildcard ("refs/tags" for "refs/tags", "refs/heads/m"
- * for "refs/heads/m*"), or the start when case is ignored; git reads
- * packed-refs from there, and dies on a dangerous record only if it
- * reads one. */
-static const char *ref_filter_common_prefix(struct ref_filter *f)
+/* Where the listing reads, as git: the longest literal beginnings of
+ * the patterns (up to a wildcard) that between them cover every pattern,
+ * none the beginning of another, in order ("refs/heads" and "refs/tags/v"
+ * for "refs/heads" and "refs/tags/v*"); git reads loose refs and
+ * packed-refs from those places only, so it warns of a broken ref, or
+ * dies of a dangerous record, only if one is there. Everything when case
+ * is ignored. pats (sorted) share their first depth bytes. */
+static void add_prefixes(const char **pats, size_t nr, size_t depth, char ***out, size_t *out_nr,
+			 size_t *out_alloc)
 {
-	static struct strbuf sb = STRBUF_INIT;
-	strbuf_reset(&sb);
-	if (!f->match_as_path || !f->patterns || !*f->patterns || f->ignore_case)
-		return "";
-	for (const char **p = f->patterns; *p; p++) {
-		size_t n = strcspn(*p, "*?[\\");
-		if (p == f->patterns) {
-			strbuf_add(&sb, *p, n);
-			continue;
+	for (size_t i = 0; i < nr; i++)
+		if (!pats[i][depth] || strchr("*?[\\", pats[i][depth])) {
+			ALLOC_GROW(*out, *out_nr + 1, *out_alloc);
+			(*out)[(*out_nr)++] = xstrndup(pats[0], depth);
+			return;
 		}
-		if (n < sb.len)
-			strbuf_setlen(&sb, n);
-		for (size_t i = 0; i < sb.len; i++)
-			if (sb.buf[i] != (*p)[i]) {
-				strbuf_setlen(&sb, i);
-				break;
-			}
+	for (size_t i = 0, end; i < nr; i = end) {
+		for (end = i + 1; end < nr && pats[end][depth] == pats[i][depth]; end++)
+			;
+		add_prefixes(pats + i, end - i, depth + 1, out, out_nr, out_alloc);
 	}
-	return sb.buf;
+}
+
+static int cmp_pattern(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int for_each_listed(struct ref_filter *f, ref_cb fn,
+			   void *data)
+{
+	const char **pats;
+	char **prefixes = NULL;
+	size_t nr = 0, np = 0, alloc = 0;
+	int ret = 0;
+
+	if (!f->match_as_path || !f->patterns || !*f->patterns || f->ignore_case)
+		return refs_for_each("", REFS_INCLUDE_BROKEN, fn, data);
+	while (f->patterns[nr])
+		nr++;
+	pats = xmalloc(st_mult(nr, sizeof(*pats)));
+	memcpy(pats, f->patterns, nr * sizeof(*pats));
+	qsort(pats, nr, sizeof(*pats), cmp_pattern);
+	add_prefixes(pats, nr, 0, &prefixes, &np, &alloc);
+	for (size_t i = 0; i < np; i++) {
+		if (!ret)
+			ret = refs_for_each(prefixes[i], REFS_INCLUDE_BROKEN, fn, data);
+		free(prefixes[i]);
+	}
+	free(prefixes);
+	free(pats);
+	return ret;
 }
 
 struct collect {
@@ -1488,7 +1514,7 @@ int filter_refs(struct ref_array *a, struct ref_filter *f)
 	else if ((f->kind & FILTER_REFS_ALL) == FILTER_REFS_TAGS)
 		ret = refs_for_each("refs/tags/", REFS_INCLUDE_BROKEN, collect_one, &c);
 	else
-		ret = refs_for_each(ref_filter_common_prefix(f), REFS_INCLUDE_BROKEN, collect_one, &c);
+		ret = for_each_listed(f, collect_one, &c);
 	if (!ret)
 		ret = ref_object_filter_commits(a, f);
 	return ret;

@@ -57,6 +57,17 @@ do
 	test_expect_success "for-each-ref $args" 'cd r && set -f && compare_git for-each-ref $args'
 done
 
+test_expect_success 'patterns read only the places they name: a broken ref elsewhere goes unreported' '
+	cd r && echo garbage >.git/refs/heads/broken && set -f &&
+	for args in "refs/tags refs/heads/d*" "refs/heads refs/tags/a" "refs/tags/a* refs/notes" \
+		"--no-sort refs/remotes/ refs/tags/a refs/heads/deep" "refs/heads/b refs/heads/br*" \
+		"refs/tags/l refs/tags/loose-tag/x refs/tags/lo" "--format=%(end) refs/tags"; do
+		compare_git for-each-ref $args || return 1
+	done &&
+	compare_git branch --sort=bogus && compare_git branch --sort=refname --list "[!b]*" &&
+	rm .git/refs/heads/broken
+'
+
 test_expect_success '%(align) arguments and empty field names, as git takes or refuses them' '
 	cd r &&
 	for f in "%()" "%(*)" "%(:x)" "%(align:-3)" "%(align:position=foo,5)" "%(align:5,)" \
