@@ -1088,7 +1088,9 @@ static int branch_change(int argc, const char **argv, int del, int rename, int c
 		return 0;
 	}
 	if (unset_upstream) {
-		const char *v, *b = one_branch(argc, argv, detached, head, &expanded,
+		/* as git, "HEAD" is the branch HEAD is on */
+		int on_head = argc == 1 && !strcmp(argv[0], "HEAD");
+		const char *v, *b = one_branch(on_head ? 0 : argc, argv, detached, head, &expanded,
 			"could not unset upstream of HEAD when it does not point to any branch.",
 			"too many arguments to unset upstream");
 		strbuf_addf(&buf, "branch.%s.merge", b);

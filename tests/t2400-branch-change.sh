@@ -44,7 +44,7 @@ for args in "new" "new one" "new ann" "new origin/other" "--track new origin/oth
 	"-D side merged nothere" "-m deep/a/b deep" "-m deep/a/b deep/a/b/c" "-m master master/x" \
 	"-c master master/x" "-c deep/a/b deep" "-M side deep/a" "-c master deep" \
 	"-u master@{u}" "-u @" "new master@{u}" "new side@{u}" "--track new @" \
-	"new master@{push}" "-u side@{u} merged"
+	"new master@{push}" "-u side@{u} merged" "--unset-upstream HEAD" "--edit-description HEAD"
 do
 	test_expect_success "branch $args" 'change $args'
 done
@@ -60,6 +60,7 @@ test_expect_success 'branch -d of several, one of them locked: the others go, as
 test_expect_success 'changes in a detached HEAD and on an unborn branch' '
 	(cd orig && git checkout -q --detach two) &&
 	change new && change -m x && change -u origin/other && change -d side &&
+	change --unset-upstream HEAD &&
 	(cd orig && git checkout -q master && git checkout -q --orphan unborn) &&
 	change new && change -m unborn renamed && change -c unborn copied &&
 	(cd orig && git checkout -q master)
