@@ -751,8 +751,9 @@ static void create_branch(const char *name, const char *start, int force, int re
 					    : validate_new_branchname(name, &ref, force);
 	real = dwim_start(start, track, &oid);
 	msg = forcing ? xstrfmt("branch: Reset to %s", start) : xstrfmt("branch: Created from %s", start);
+	/* as git, a branch that is a symref moves the branch it points to */
 	if (refs_update_err(ref.buf, &oid, forcing ? NULL : &(struct object_id){ { 0 } }, msg,
-			    REF_NO_DEREF | (reflog ? REF_FORCE_CREATE_REFLOG : 0), &err)) {
+			    reflog ? REF_FORCE_CREATE_REFLOG : 0, &err)) {
 		free(msg);
 		free(real);
 		die("%s", err.buf);

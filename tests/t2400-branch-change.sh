@@ -57,6 +57,13 @@ test_expect_success 'branch -d of several, one of them locked: the others go, as
 	(cd orig && rm .git/refs/heads/side.lock .git/refs/heads/loose.lock && git branch -D -q loose)
 '
 
+test_expect_success 'a branch that is a symref: -f moves the branch it points to' '
+	(cd orig && git symbolic-ref refs/heads/alias refs/heads/side) &&
+	change -f alias && change -f alias one && change --create-reflog -f alias two &&
+	change -D alias &&
+	(cd orig && git symbolic-ref -d refs/heads/alias)
+'
+
 test_expect_success 'changes in a detached HEAD and on an unborn branch' '
 	(cd orig && git checkout -q --detach two) &&
 	change new && change -m x && change -u origin/other && change -d side &&
