@@ -16,6 +16,9 @@ static int check_symref(const char *name, int quiet, int shorten, int recurse, i
 	struct strbuf target = STRBUF_INIT;
 	unsigned flags = 0;
 	const char *r;
+	/* as git, a badly formed name resolves to nothing */
+	if (check_refname_format(name, REFNAME_ALLOW_ONELEVEL) < 0)
+		die("No such ref: %s", name);
 	if (recurse)
 		r = refs_resolve(name, &oid, &flags);
 	else {
@@ -63,7 +66,7 @@ int cmd_symbolic_ref(int argc, const char **argv)
 			die("Cannot delete %s, not a symbolic ref", argv[0]);
 		if (!strcmp(argv[0], "HEAD"))
 			die("deleting '%s' is not allowed", argv[0]);
-		if (refs_delete_err(argv[0], NULL, REF_NO_DEREF, &err) < 0) {
+		if (refs_delete_err(argv[0], NULL, REF_NO_DEREF, NULL, &err) < 0) {
 			error("%s", err.buf);
 			return 1;
 		}

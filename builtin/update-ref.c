@@ -363,11 +363,13 @@ int cmd_update_ref(int argc, const char **argv)
 	if (del || zeroed) {
 		struct object_id cur;
 		int r = 0;
-		/* a ref that is not there is already deleted */
-		if (refs_read(refname, &cur) && !(flags & REF_NO_DEREF) && !(oldval && !is_null_oid(&oldoid)))
+		/* a ref that is not there is already deleted (a name that
+		 * is not safe is refused first) */
+		if (refname_is_safe(refname) && refs_read(refname, &cur) && !(flags & REF_NO_DEREF) &&
+		    !(oldval && !is_null_oid(&oldoid)))
 			return 0;
 		if (refs_delete_err(refname, (oldval && !is_null_oid(&oldoid)) ? &oldoid : NULL,
-				    flags, &err) < 0) {
+				    flags, msg, &err) < 0) {
 			/* an update to zero fails as any update; -d reports */
 			if (zeroed)
 				die("update_ref failed for ref '%s': %s", refname, err.buf);

@@ -96,7 +96,7 @@ int refs_update_err(const char *name, const struct object_id *new_oid,
 		    const struct object_id *old_oid, const char *msg, unsigned flags,
 		    struct strbuf *err);
 int refs_delete_err(const char *name, const struct object_id *old_oid, unsigned flags,
-		    struct strbuf *err);
+		    const char *msg, struct strbuf *err);
 /* Delete names as git's branch -d deletes them: all from packed-refs at
  * once, under packed-refs.lock (taken whatever the names), then each
  * loose file on its own. Prints git's errors; 0 if all went. Whether a

@@ -159,6 +159,27 @@ static void clean_msg(struct strbuf *sb, const char *msg)
 	}
 }
 
+/* Remove path if it is a directory holding only directories. */
+static void remove_empty_tree(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	struct strbuf sub = STRBUF_INIT;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		strbuf_reset(&sub);
+		strbuf_addf(&sub, "%s/%s", path, e->d_name);
+		remove_empty_tree(sub.buf);
+	}
+	closedir(d);
+	strbuf_release(&sub);
+	rmdir(path);
+}
+
 int reflog_append(const char *name, const struct object_id *old_oid,
 		  const struct object_id *new_oid, const char *msg, int force_create)
 {
@@ -175,6 +196,16 @@ int reflog_append(const char *name, const struct object_id *old_oid,
 		/* the directory is made only when it is missing */
 		mkdir_leading(path.buf);
 		fd = open(path.buf, flags, 0666);
+	}
+	if (fd < 0 && errno == EISDIR && (flags & O_CREAT)) {
+		/* as git: the empty directories of old logs give way */
+		remove_empty_tree(path.buf);
+		fd = open(path.buf, flags, 0666);
+		if (fd < 0 && errno == EISDIR) {
+			ret = error("there are still logs under '%s'", path.buf);
+			strbuf_release(&path);
+			return ret;
+		}
 	}
 	if (fd < 0) {
 		int e = errno;
@@ -263,6 +294,41 @@ static int check_available(const char *name, const char *skip, struct ref_names 
 		return -1;
 	}
 	return 0;
+}
+
+static int first_packed_below(struct ref_entry *e, void *data)
+{
+	*(char **)data = xstrdup(e->name);
+	return 1;
+}
+
+/* check_available() against packed-refs alone, as git checks a symref
+ * it creates: a loose ref in the way stops the lock file instead. */
+static int check_packed_available(const char *name, struct strbuf *err)
+{
+	struct packed_refs *pr = packed_refs_get();
+	struct strbuf sb = STRBUF_INIT;
+	struct ref_entry e;
+	char *found = NULL;
+
+	for (const char *slash = strchr(name, '/'); pr && slash && !found;
+	     slash = strchr(slash + 1, '/')) {
+		strbuf_reset(&sb);
+		strbuf_add(&sb, name, (size_t)(slash - name));
+		if (!packed_refs_find(pr, sb.buf, &e))
+			found = xstrdup(sb.buf);
+	}
+	if (pr && !found) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s/", name);
+		packed_refs_for_each(pr, sb.buf, first_packed_below, &found);
+	}
+	strbuf_release(&sb);
+	if (!found)
+		return 0;
+	strbuf_addf(err, "'%s' exists; cannot create '%s'", found, name);
+	free(found);
+	return -1;
 }
 
 /* Once a ref is gone (and its log, with log), the directories that held
@@ -571,7 +637,10 @@ int ref_update_remove(struct ref_update *u, struct strbuf *err)
 	log_gone = !(u->flags & REF_KEEP_LOG) && !delete_reflog(u->real);
 
 	if (u->via && u->exists)
-		reflog_append(u->name, &u->cur, &null_oid, NULL, 0);
+		reflog_append(u->name, &u->cur, &null_oid, u->msg, 0);
+	/* as git: HEAD's log follows its branch, to its end */
+	if (u->exists)
+		log_head_too(u->real, u->via ? u->name : NULL, &u->cur, &null_oid, u->msg);
 	lock_file_rollback(u->lk);
 	prune_dirs(u->real, log_gone);
 	refs_invalidate();
@@ -595,7 +664,9 @@ static int do_update(const char *name, const struct object_id *new_oid,
 				.log_old = log_old };
 	int r = -1;
 
-	if (check_refname_format(name, REFNAME_ALLOW_ONELEVEL) || !refname_is_safe(name)) {
+	/* as git: a new value needs a well-formed name, a deletion a safe one */
+	if (is_null_oid(new_oid) ? !refname_is_safe(name)
+				 : check_refname_format(name, REFNAME_ALLOW_ONELEVEL) < 0) {
 		strbuf_addf(err, "refusing to update ref with bad name '%s'", name);
 		return -1;
 	}
@@ -707,11 +778,15 @@ int packed_refs_remove(const char *const *names, size_t nr, int always_lock,
 }
 
 int refs_delete_err(const char *name, const struct object_id *old_oid, unsigned flags,
-		    struct strbuf *err)
+		    const char *msg, struct strbuf *err)
 {
-	struct ref_update u = { .name = name, .has_new = 1, .del = 1, .flags = flags };
+	struct ref_update u = { .name = name, .has_new = 1, .del = 1, .flags = flags, .msg = msg };
 	int r = -1;
 
+	if (!refname_is_safe(name)) {
+		strbuf_addf(err, "refusing to update ref with bad name '%s'", name);
+		return -1;
+	}
 	/* a null old value asks for no check here */
 	if (old_oid && !is_null_oid(old_oid)) {
 		u.has_old = 1;
@@ -764,7 +839,7 @@ int refs_delete_many(const char *const *names, size_t nr, unsigned flags)
 	}
 	for (size_t i = 0; i < nr; i++) {
 		strbuf_reset(&err);
-		if (refs_delete_err(names[i], NULL, flags, &err) < 0) {
+		if (refs_delete_err(names[i], NULL, flags, NULL, &err) < 0) {
 			error("%s", err.buf);
 			r = error("could not remove reference %s", names[i]);
 		}
@@ -776,7 +851,7 @@ int refs_delete_many(const char *const *names, size_t nr, unsigned flags)
 int refs_delete(const char *name, const struct object_id *old_oid)
 {
 	struct strbuf err = STRBUF_INIT;
-	int r = refs_delete_err(name, old_oid, REF_NO_DEREF, &err);
+	int r = refs_delete_err(name, old_oid, REF_NO_DEREF, NULL, &err);
 	if (r)
 		error("could not delete reference %s: %s", name, err.buf);
 	strbuf_release(&err);
@@ -790,8 +865,20 @@ int refs_update_symref(const char *name, const char *target, const char *reflog_
 	struct strbuf err = STRBUF_INIT, line = STRBUF_INIT;
 	struct lock_file *lk;
 	struct object_id old, new_oid;
+	struct ref_file f = { .target = STRBUF_INIT };
 	int had_old;
 
+	/* as git: a name that is no ref yet may not sit below or above a
+	 * packed one (a loose one is in the way of the lock file) */
+	ref_file_read(name, &f);
+	if (f.r != 1 && !refs_resolve_from(&f, name, 1, &old, NULL) &&
+	    check_packed_available(name, &err) < 0) {
+		ref_file_release(&f);
+		error("%s", err.buf);
+		strbuf_release(&err);
+		return -1;
+	}
+	ref_file_release(&f);
 	if (!(lk = lock_ref(name, &err))) {
 		error("%s", err.buf);
 		strbuf_release(&err);
@@ -801,6 +888,9 @@ int refs_update_symref(const char *name, const char *target, const char *reflog_
 	if (!had_old)
 		oidclr(&old);
 	strbuf_addf(&line, "ref: %s\n", target);
+	/* as git, the log first (a failure there is only reported) */
+	if (!refs_read(target, &new_oid))
+		reflog_append(name, &old, &new_oid, reflog_msg, 0);
 	if (write_in_full(lk->fd, line.buf, line.len) < 0 || lock_file_commit(lk) < 0) {
 		error("unable to write symref for %s: %s", name, strerror(errno));
 		lock_file_rollback(lk);
@@ -809,8 +899,6 @@ int refs_update_symref(const char *name, const char *target, const char *reflog_
 	}
 	strbuf_release(&line);
 	refs_invalidate();
-	if (!refs_read(target, &new_oid))
-		reflog_append(name, &old, &new_oid, reflog_msg, 0);
 	strbuf_release(&err);
 	return 0;
 }
@@ -849,27 +937,6 @@ static int stash_log(const char *from, int copy)
 	strbuf_release(&tmp);
 	strbuf_release(&buf);
 	return ret;
-}
-
-/* Remove path if it is a directory holding only directories. */
-static void remove_empty_tree(const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *e;
-	struct strbuf sub = STRBUF_INIT;
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		strbuf_reset(&sub);
-		strbuf_addf(&sub, "%s/%s", path, e->d_name);
-		remove_empty_tree(sub.buf);
-	}
-	closedir(d);
-	strbuf_release(&sub);
-	rmdir(path);
 }
 
 /* The stashed log to name's place: its directories are made, and a
@@ -942,7 +1009,7 @@ int refs_copy_or_rename(const char *from, const char *to, const char *msg, int c
 		return -1;
 	}
 	if (!copy && strcmp(from, to) && !refs_read(to, &dummy) &&
-	    refs_delete_err(to, NULL, REF_NO_DEREF, &err) < 0) {
+	    refs_delete_err(to, NULL, REF_NO_DEREF, NULL, &err) < 0) {
 		error("%s", err.buf);
 		strbuf_release(&err);
 		return -1;
@@ -951,7 +1018,7 @@ int refs_copy_or_rename(const char *from, const char *to, const char *msg, int c
 		int stashed = stash_log(from, copy);
 		if (stashed < 0)
 			return -1;
-		if (!copy && refs_delete_err(from, NULL, REF_NO_DEREF | REF_KEEP_LOG, &err) < 0) {
+		if (!copy && refs_delete_err(from, NULL, REF_NO_DEREF | REF_KEEP_LOG, msg, &err) < 0) {
 			struct strbuf again = STRBUF_INIT;
 			struct lock_file *lk;
 			error("%s", err.buf);
@@ -981,10 +1048,10 @@ int refs_copy_or_rename(const char *from, const char *to, const char *msg, int c
 			return -1;
 		}
 	}
-	/* The deletion shows in HEAD's log when HEAD follows the old name;
-	 * git logs it even when renaming a branch onto itself, where the
-	 * ref itself is left in place here. */
-	if (!copy) {
+	/* The deletion shows in HEAD's log when HEAD follows the old name
+	 * (the deletion above logged it); git logs it even when renaming a
+	 * branch onto itself, where the ref itself is left in place here. */
+	if (!copy && !strcmp(from, to)) {
 		static const struct object_id null_oid;
 		log_head_too(from, NULL, &oid, &null_oid, msg);
 	}

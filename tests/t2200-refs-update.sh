@@ -37,7 +37,10 @@ for args in "refs/heads/new $TWO" "refs/heads/new two" "-m msg refs/heads/new on
 	"refs/heads/side $Z $ONE" "refs/heads/side $Z $TWO" "HEAD $Z" "--no-deref refs/heads/alias $Z" \
 	"refs/heads/x $MISSING" "refs/tags/x $MISSING" "refs/heads/x $TREE" "refs/heads/x $ANN" \
 	"refs/tags/x $TREE" "--no-deref HEAD $TREE" "HEAD $TREE" "refs/heads/alias $TREE" \
-	"refs/heads/side $ONE $ONE" "-d refs/deep/a/b" "-d refs/heads/nest/a/b"
+	"refs/heads/side $ONE $ONE" "-d refs/deep/a/b" "-d refs/heads/nest/a/b" \
+	"-d -m bye refs/heads/master" "-m bye -d HEAD" "--no-deref -d refs/heads/master" \
+	"-m bye -d refs/heads/alias" "--no-deref master $TWO $ONE" "master $TWO" "-d master" \
+	"--no-deref -d refs/heads/alias" "-d master $ONE" "FOO $ONE" "-d FOO" "FOO $Z"
 do
 	test_expect_success "update-ref $args" 'eval "change update-ref $args"'
 done
@@ -46,7 +49,10 @@ for args in "HEAD" "--short HEAD" "-q HEAD" "refs/heads/alias" "--short refs/hea
 	"--no-recurse refs/heads/alias" "refs/heads/side" "-q refs/heads/side" "refs/heads/nothere" \
 	"HEAD refs/heads/side" "-m msg HEAD refs/heads/side" "HEAD refs/heads/unborn" "HEAD side" \
 	"HEAD refs/heads/a..b" "refs/heads/link refs/heads/loose" "-m '' HEAD refs/heads/side" \
-	"-d refs/heads/alias" "-d HEAD" "-d refs/heads/side" "-d" "a b c"
+	"-d refs/heads/alias" "-d HEAD" "-d refs/heads/side" "-d" "a b c" \
+	"--short refs/heads/a..b" "-q refs/heads/a..b" "-d refs/heads/@{x}" \
+	"refs/heads/nest/a/b/c refs/heads/side" "--no-recurse refs/heads/nest/a refs/heads/side" \
+	"refs/heads/side/x refs/heads/side"
 do
 	test_expect_success "symbolic-ref $args" 'eval "change symbolic-ref $args"'
 done
