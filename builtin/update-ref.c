@@ -361,13 +361,7 @@ int cmd_update_ref(int argc, const char **argv)
 	/* as in git, the zero id as the new value deletes the ref */
 	zeroed = !del && is_null_oid(&oid);
 	if (del || zeroed) {
-		struct object_id cur;
 		int r = 0;
-		/* a ref that is not there is already deleted (a name that
-		 * is not safe is refused first) */
-		if (refname_is_safe(refname) && refs_read(refname, &cur) && !(flags & REF_NO_DEREF) &&
-		    !(oldval && !is_null_oid(&oldoid)))
-			return 0;
 		if (refs_delete_err(refname, (oldval && !is_null_oid(&oldoid)) ? &oldoid : NULL,
 				    flags, msg, &err) < 0) {
 			/* an update to zero fails as any update; -d reports */

@@ -94,6 +94,9 @@ void lock_file_error(struct strbuf *sb, const char *path, int err)
 {
 	struct strbuf abs = STRBUF_INIT;
 	strbuf_realpath_lexical(&abs, path);
+	/* the lock of "x/" is "x/.lock" */
+	if (*path && path[strlen(path) - 1] == '/' && !ends_with(abs.buf, "/"))
+		strbuf_addch(&abs, '/');
 	if (err == EEXIST)
 		strbuf_addf(sb, "Unable to create '%s.lock': %s.\n\n"
 			    "Another git process seems to be running in this repository, e.g.\n"

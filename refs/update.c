@@ -406,7 +406,8 @@ static struct lock_file *lock_ref(const char *name, struct strbuf *err)
 	ref_path(&path, name);
 	/* the directory is made only when it is missing */
 	r = lock_file_acquire(lk, path.buf, timeout);
-	if (r < 0 && errno == ENOENT) {
+	/* (a name ending in '/' has no file to make a directory for) */
+	if (r < 0 && errno == ENOENT && !ends_with(name, "/")) {
 		if (mkdir_leading(path.buf) < 0) {
 			strbuf_addf(err, "unable to create directory for '%s'", path.buf);
 			strbuf_release(&path);

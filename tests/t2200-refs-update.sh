@@ -40,7 +40,9 @@ for args in "refs/heads/new $TWO" "refs/heads/new two" "-m msg refs/heads/new on
 	"refs/heads/side $ONE $ONE" "-d refs/deep/a/b" "-d refs/heads/nest/a/b" \
 	"-d -m bye refs/heads/master" "-m bye -d HEAD" "--no-deref -d refs/heads/master" \
 	"-m bye -d refs/heads/alias" "--no-deref master $TWO $ONE" "master $TWO" "-d master" \
-	"--no-deref -d refs/heads/alias" "-d master $ONE" "FOO $ONE" "-d FOO" "FOO $Z"
+	"--no-deref -d refs/heads/alias" "-d master $ONE" "FOO $ONE" "-d FOO" "FOO $Z" \
+	"-d refs/heads/nest" "-d refs/heads/nest/a/b/c" "-d refs/heads/x/y/z" "-d refs/deep/a" \
+	"--create-reflog refs/heads/nest $Z"
 do
 	test_expect_success "update-ref $args" 'eval "change update-ref $args"'
 done
@@ -52,7 +54,7 @@ for args in "HEAD" "--short HEAD" "-q HEAD" "refs/heads/alias" "--short refs/hea
 	"-d refs/heads/alias" "-d HEAD" "-d refs/heads/side" "-d" "a b c" \
 	"--short refs/heads/a..b" "-q refs/heads/a..b" "-d refs/heads/@{x}" \
 	"refs/heads/nest/a/b/c refs/heads/side" "--no-recurse refs/heads/nest/a refs/heads/side" \
-	"refs/heads/side/x refs/heads/side"
+	"refs/heads/side/x refs/heads/side" "refs/heads/x/ refs/heads/side" "FOO/ refs/heads/side"
 do
 	test_expect_success "symbolic-ref $args" 'eval "change symbolic-ref $args"'
 done
