@@ -598,10 +598,12 @@ int ref_update_write(struct ref_update *u, struct strbuf *err)
 	struct object_id old;
 
 	if (u->unchanged) {
-		/* a symref we went through still gets its log line */
+		/* a symref we went through still gets its log line, and so
+		 * does HEAD when it is on the ref, as in git */
 		lock_file_rollback(u->lk);
 		if (u->via)
 			reflog_append(u->name, &u->cur, &u->new_oid, u->msg, 0);
+		log_head_too(u->real, u->via ? u->name : NULL, &u->cur, &u->new_oid, u->msg);
 		return 0;
 	}
 	if (lock_file_commit(u->lk) < 0) {

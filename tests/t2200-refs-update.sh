@@ -42,7 +42,8 @@ for args in "refs/heads/new $TWO" "refs/heads/new two" "-m msg refs/heads/new on
 	"-m bye -d refs/heads/alias" "--no-deref master $TWO $ONE" "master $TWO" "-d master" \
 	"--no-deref -d refs/heads/alias" "-d master $ONE" "FOO $ONE" "-d FOO" "FOO $Z" \
 	"-d refs/heads/nest" "-d refs/heads/nest/a/b/c" "-d refs/heads/x/y/z" "-d refs/deep/a" \
-	"--create-reflog refs/heads/nest $Z"
+	"--create-reflog refs/heads/nest $Z" "refs/heads/side $Z $Z" "refs/heads/nothere $Z ''" \
+	"--no-deref refs/heads/alias $Z $Z" "refs/heads/master $TWO" "--no-deref refs/heads/master $TWO"
 do
 	test_expect_success "update-ref $args" 'eval "change update-ref $args"'
 done
