@@ -57,10 +57,8 @@ static void check_unquote(const char *s)
 
 static void run(const uint8_t *data, size_t size)
 {
-	char *s = fuzz_dup(data + 1, size - 1);
+	char *s = fuzz_str(data + 1, size - 1);
 	size_t n = size - 1;
-	s = realloc(s, n + 1);
-	s[n] = 0;
 	switch (data[0] % 6) {
 	case 0:
 	case 1: {

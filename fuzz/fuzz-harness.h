@@ -229,4 +229,17 @@ static void *fuzz_dup(const void *data, size_t size)
 	return p;
 }
 
+/* The input as a C string: a copy with a NUL after it (the input may
+ * hold NULs of its own). */
+static char *fuzz_str(const void *data, size_t size)
+{
+	char *p = malloc(size + 1);
+	if (!p)
+		abort();
+	if (size)
+		memcpy(p, data, size);
+	p[size] = 0;
+	return p;
+}
+
 #endif

@@ -17,14 +17,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 static void run(const uint8_t *data, size_t size)
 {
 	unsigned flags = data[0] & (WM_CASEFOLD | WM_PATHNAME);
-	char *s = fuzz_dup(data + 1, size - 1);
-	size_t n = size - 1, lp;
+	char *s = fuzz_str(data + 1, size - 1);
+	size_t n = size - 1, lp = strlen(s);
 	const char *text;
 	int m;
 
-	s = realloc(s, n + 1);
-	s[n] = 0;
-	lp = strlen(s);
 	text = lp < n ? s + lp + 1 : "";
 	m = wildmatch(s, text, flags);
 	if (!strpbrk(s, "*?[\\") &&
