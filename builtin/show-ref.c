@@ -3,6 +3,7 @@
 #include "lib/repo.h"
 #include "refs/refs.h"
 #include "odb/object.h"
+#include "lib/sorted.h"
 
 static const char *const show_ref_usage[] = {
 	"git show-ref [-q | --quiet] [--verify] [--head] [-d | --dereference]\n"
@@ -121,11 +122,6 @@ static int add_existing(const struct ref_entry *e, void *data)
 	return 0;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int do_exclude_existing(const char *match)
 {
 	struct names existing = { 0 };
@@ -146,7 +142,7 @@ static int do_exclude_existing(const char *match)
 			warning("ref '%s' ignored", ref);
 			continue;
 		}
-		if (!bsearch(&ref, existing.v, existing.nr, sizeof(char *), cmp_str))
+		if (!bsearch(&ref, existing.v, existing.nr, sizeof(char *), cmp_strings))
 			printf("%s\n", buf);
 	}
 	strbuf_release(&line);

@@ -52,3 +52,8 @@ size_t lower_bound(const void *base, size_t n, size_t size, const void *key,
 	}
 	return lo;
 }
+
+int cmp_strings(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}

@@ -6,7 +6,10 @@
  * merged taking from the left on ties.
  *
  * lower_bound(): in an array sorted by cmp, the first element that is not
- * below key (cmp(element, key) >= 0); n if there is none. */
+ * below key (cmp(element, key) >= 0); n if there is none.
+ *
+ * cmp_strings(): strcmp() order for arrays of C strings (char pointers),
+ * for qsort() and the above. */
 #ifndef LIB_SORTED_H
 #define LIB_SORTED_H
 
@@ -15,5 +18,6 @@
 void msort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 size_t lower_bound(const void *base, size_t n, size_t size, const void *key,
 		   int (*cmp)(const void *elem, const void *key));
+int cmp_strings(const void *a, const void *b);
 
 #endif

@@ -4,6 +4,7 @@
 #include "odb/loose.h"
 #include "lib/dir-read.h"
 #include "sha1/object-hash.h"
+#include "lib/sorted.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -447,11 +448,6 @@ out:
 	return ret;
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 struct names {
 	char **v;
 	size_t nr, alloc;
@@ -505,7 +501,7 @@ static int scan_dir(const char *objdir, int xx, const char *hex, size_t len,
 	strbuf_addf(&path, "%s/%s", objdir, dir);
 	read_names(path.buf, hex, len, &names, &nr, &alloc);
 	strbuf_release(&path);
-	QSORT(names, nr, cmp_names);
+	QSORT(names, nr, cmp_strings);
 	for (i = 0; i < nr; i++) {
 		char full[HEX_SZ + 1];
 		struct object_id oid;
@@ -596,7 +592,7 @@ static void cache_fill(struct loose_cache *c, int xx)
 	if (read_names(path.buf, NULL, 0, &names, &nr, &alloc) < 0 && errno == ENOENT)
 		c->misses++;
 	strbuf_release(&path);
-	QSORT(names, nr, cmp_names);
+	QSORT(names, nr, cmp_strings);
 	c->oids[xx] = nr ? xmalloc(st_mult(nr, sizeof(struct object_id))) : NULL;
 	for (i = 0; i < nr; i++) {
 		snprintf(full, sizeof(full), "%02x%s", xx, names[i]);

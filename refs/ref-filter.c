@@ -1407,13 +1407,7 @@ static void add_prefixes(const char **pats, size_t nr, size_t depth, char ***out
 	}
 }
 
-static int cmp_pattern(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static int for_each_listed(struct ref_filter *f, ref_cb fn,
-			   void *data)
+static int for_each_listed(struct ref_filter *f, ref_cb fn, void *data)
 {
 	const char **pats;
 	char **prefixes = NULL;
@@ -1426,7 +1420,7 @@ static int for_each_listed(struct ref_filter *f, ref_cb fn,
 		nr++;
 	pats = xmalloc(st_mult(nr, sizeof(*pats)));
 	memcpy(pats, f->patterns, nr * sizeof(*pats));
-	qsort(pats, nr, sizeof(*pats), cmp_pattern);
+	qsort(pats, nr, sizeof(*pats), cmp_strings);
 	add_prefixes(pats, nr, 0, &prefixes, &np, &alloc);
 	for (size_t i = 0; i < np; i++) {
 		if (!ret)

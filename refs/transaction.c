@@ -72,11 +72,6 @@ static int sync_repository(void)
 	return r;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static int cmp_name(const void *elem, const void *key)
 {
 	return strcmp(*(const char *const *)elem, key);
@@ -162,7 +157,7 @@ static int check_overlaps(struct ref_transaction *t, struct ref_names *set, stru
 	set->sorted = xmalloc(st_mult(t->nr ? t->nr : 1, sizeof(*set->sorted)));
 	for (size_t i = 0; i < t->nr; i++)
 		set->sorted[set->nr++] = t->u[i].name;
-	qsort(set->sorted, set->nr, sizeof(*set->sorted), cmp_str);
+	qsort(set->sorted, set->nr, sizeof(*set->sorted), cmp_strings);
 	for (size_t i = 1; i < set->nr && !r; i++)
 		if (!strcmp(set->sorted[i - 1], set->sorted[i])) {
 			strbuf_addf(err, "multiple updates for ref '%s' not allowed", set->sorted[i]);

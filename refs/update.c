@@ -6,6 +6,7 @@
 #include "lib/config.h"
 #include "lib/lockfile.h"
 #include "lib/repo.h"
+#include "lib/sorted.h"
 #include "odb/odb.h"
 #include <ctype.h>
 #include <dirent.h>
@@ -805,11 +806,6 @@ int refs_delete_err(const char *name, const struct object_id *old_oid, unsigned 
 	return r;
 }
 
-static int cmp_name_ptr(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 int refs_delete_many(const char *const *names, size_t nr, unsigned flags)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -822,7 +818,7 @@ int refs_delete_many(const char *const *names, size_t nr, unsigned flags)
 	 * then says so twice, the second time with nothing more */
 	sorted = xmalloc(st_mult(nr, sizeof(*sorted)));
 	memcpy(sorted, names, nr * sizeof(*sorted));
-	qsort(sorted, nr, sizeof(*sorted), cmp_name_ptr);
+	qsort(sorted, nr, sizeof(*sorted), cmp_strings);
 	for (size_t i = 1; i < nr; i++)
 		if (!strcmp(sorted[i - 1], sorted[i])) {
 			error("could not delete references: multiple updates for ref '%s' not allowed",
