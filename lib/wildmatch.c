@@ -135,9 +135,14 @@ static int match(const unsigned char *start, const unsigned char *p, const unsig
 			if (!cross && p > run && (run == start || run[-1] == '/') &&
 			    (!p[1] || p[1] == '/')) {
 				/* a whole part "**": "x/" + "**" + "/y" also
-				 * matches "x/y" */
-				if (p[1] == '/' && match(start, p + 2, t, flags) == YES)
-					return YES;
+				 * matches "x/y". If that runs out of text, so
+				 * would every longer match of the stars (which
+				 * keeps many of them from doubling the work). */
+				if (p[1] == '/') {
+					r = match(start, p + 2, t, flags);
+					if (r == YES || r == NO_TEXT)
+						return r;
+				}
 				cross = 1;
 			}
 			p++;
