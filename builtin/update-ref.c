@@ -362,18 +362,10 @@ int cmd_update_ref(int argc, const char **argv)
 	zeroed = !del && is_null_oid(&oid);
 	if (del || zeroed) {
 		int r = 0;
-		/* to zero from nothing (an old value of zero): a ref that is
-		 * there stays, as in git */
-		if (zeroed && oldval && is_null_oid(&oldoid)) {
-			struct object_id cur;
-			struct strbuf target = STRBUF_INIT;
-			int there = (flags & REF_NO_DEREF) && refs_read_symref(refname, &target);
-			strbuf_release(&target);
-			if (there || !refs_read(refname, &cur))
-				die("update_ref failed for ref '%s': cannot lock ref '%s': reference already exists",
-				    refname, refname);
-		}
-		if (refs_delete_err(refname, (oldval && !is_null_oid(&oldoid)) ? &oldoid : NULL,
+		/* as git: -d takes a null old value for no check; an update
+		 * to zero, as any update, for "must not exist" */
+		int check_old = oldval && (zeroed || !is_null_oid(&oldoid));
+		if (refs_delete_err(refname, check_old ? &oldoid : NULL,
 				    flags, msg, &err) < 0) {
 			/* an update to zero fails as any update; -d reports */
 			if (zeroed)

@@ -791,8 +791,9 @@ int refs_delete_err(const char *name, const struct object_id *old_oid, unsigned 
 		strbuf_addf(err, "refusing to update ref with bad name '%s'", name);
 		return -1;
 	}
-	/* a null old value asks for no check here */
-	if (old_oid && !is_null_oid(old_oid)) {
+	/* an old value to check, the null id for "must not exist", as for
+	 * an update */
+	if (old_oid) {
 		u.has_old = 1;
 		oidcpy(&u.old_oid, old_oid);
 	}
