@@ -60,6 +60,8 @@ static int branch_config_cb(const char *key, const char *value, void *data)
 	(void)data;
 	config_check_core(key, value, NULL);
 	column_config(key, value, "branch", &colopts);
+	if (!strcmp(key, "color.branch") || !strcmp(key, "color.ui"))
+		config_parse_colorbool(key, value);
 	if (!skip_prefix(key, "color.branch.", &slot))
 		return 0;
 	for (int i = 0; i < C_NR; i++)
@@ -1191,7 +1193,8 @@ int cmd_branch(int argc, const char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "-h"))
 		usage_with_options(branch_usage, opts);
-	setup_git_directory();
+	setup_git_directory_own_config();
+	config_for_each(CONFIG_ALL, branch_config_cb, NULL);
 
 	/* a listing reads refs/heads/ anyway: read it before resolving HEAD,
 	 * whose branch is then found in what was read */
@@ -1210,7 +1213,6 @@ int cmd_branch(int argc, const char **argv)
 		head = head_copy.buf;
 	}
 
-	config_for_each(CONFIG_ALL, branch_config_cb, NULL);
 	argc = parse_options(argc, argv, opts, branch_usage, 0);
 
 	if (!del && !rename && !copy && !edit_desc && !new_upstream && !show_current &&

@@ -623,6 +623,17 @@ int config_parse_bool(const char *key, const char *value)
 	die("bad boolean config value '%s' for '%s'", value, key);
 }
 
+int config_parse_colorbool(const char *key, const char *value)
+{
+	if (value && !strcasecmp(value, "never"))
+		return COLORBOOL_NEVER;
+	if (value && !strcasecmp(value, "always"))
+		return COLORBOOL_ALWAYS;
+	if (value && !strcasecmp(value, "auto"))
+		return COLORBOOL_AUTO;
+	return config_parse_bool(key, value) ? COLORBOOL_AUTO : COLORBOOL_NEVER;
+}
+
 int config_get_bool(const char *key, int def)
 {
 	const char *v;

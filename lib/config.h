@@ -46,6 +46,11 @@ size_t config_get_all(const char *key, const char ***values);
 
 /* git's boolean and integer parsing; die with git's messages on bad values. */
 int config_parse_bool(const char *key, const char *value);
+/* A colour switch (color.ui, color.branch): never, always or auto in any
+ * case, or a boolean where true means auto; anything else is fatal, as in
+ * config_parse_bool(). */
+enum { COLORBOOL_NEVER, COLORBOOL_ALWAYS, COLORBOOL_AUTO };
+int config_parse_colorbool(const char *key, const char *value);
 long config_parse_int(const char *key, const char *value);
 /* -1 if not a boolean */
 int config_maybe_bool(const char *value);

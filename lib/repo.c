@@ -560,10 +560,15 @@ const char *repo_worktree(void)
 	return the_repo.worktree;
 }
 
-void setup_git_directory(void)
+void setup_git_directory_own_config(void)
 {
 	if (setup_git_directory_gently() < 0)
 		die("not a git repository (or any of the parent directories): .git");
+}
+
+void setup_git_directory(void)
+{
+	setup_git_directory_own_config();
 	config_for_each_loaded(config_check_core, NULL);
 }
 

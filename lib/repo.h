@@ -24,7 +24,12 @@ extern int repo_found;
 /* Find the repository and chdir to the top of its work tree (or into the
  * git dir when bare). Dies like git when there is none. */
 void setup_git_directory(void);
-/* Same, but returns -1 instead of dying when no repository is found. */
+/* The same, for a command whose own pass over its config calls
+ * config_check_core() on every key: the core keys are then checked in
+ * the order of the config, among the command's own, as git checks them. */
+void setup_git_directory_own_config(void);
+/* setup_git_directory(), but returns -1 instead of dying when no
+ * repository is found. */
 int setup_git_directory_gently(void);
 
 /* The absolute top of the work tree; NULL when bare. */

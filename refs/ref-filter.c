@@ -1666,20 +1666,14 @@ int ref_filter_opt_color(const struct option *o, const char *arg, int unset)
 
 int ref_filter_use_color(const char *when, const char *config_key)
 {
-	const char *v;
+	const char *v, *key = config_key;
 	int b;
 	if (when)
 		return color_word(when) > 0;
-	if (!config_key || (!config_get(config_key, &v) && !config_get("color.ui", &v)))
+	if (!key || (!config_get(key, &v) && !config_get(key = "color.ui", &v)))
 		return auto_color();
-	/* a config value may also be a boolean: true means auto */
-	if (!v)
-		return auto_color();
-	b = color_word(v);
-	if (b >= 0)
-		return b;
-	b = config_maybe_bool(v);
-	return b > 0 ? auto_color() : 0;
+	b = config_parse_colorbool(key, v);
+	return b == COLORBOOL_AUTO ? auto_color() : b == COLORBOOL_ALWAYS;
 }
 
 /* Calls fn with the formatted line of each of the first n refs, or of

@@ -111,4 +111,31 @@ test_expect_success 'color.branch.*: specifications, and a bad one in a file and
 	git config --unset color.branch.current
 '
 
+test_expect_success 'color.branch and color.ui: words in any case or booleans; anything else is fatal' '
+	cd r &&
+	for v in always ALWAYS Never auto yes 1 0 false "" bogus; do
+		compare_git -c color.branch="$v" branch --format="%(color:red)%(refname)" &&
+		compare_git -c color.ui="$v" branch &&
+		compare_git -c color.ui="$v" -c color.branch=always branch -v || return 1
+	done &&
+	compare_git -c color.branch branch --format="%(color:red)%(refname)" &&
+	compare_git -c color.ui=bogus branch -d nothere &&
+	compare_git -c color.branch=bogus branch -m nothere new &&
+	git config color.branch bogus &&
+	compare_git branch --color=always &&
+	git config --unset color.branch &&
+	compare_git -c color.ui=bogus for-each-ref --format="%(color:red)%(refname)"
+'
+
+test_expect_success 'a bad core value and a bad colour: the first in the config is reported' '
+	cd r &&
+	compare_git -c color.branch.current=bogus -c core.logAllRefUpdates=bogus branch &&
+	compare_git -c core.logAllRefUpdates=bogus -c color.branch.current=bogus branch &&
+	compare_git -c color.branch.upstream=bogus -c core.abbrev=41 branch -v &&
+	compare_git -c core.abbrev=41 -c color.branch=bogus branch &&
+	git config core.warnAmbiguousRefs bogus &&
+	compare_git -c color.branch.local=bogus branch &&
+	git config --unset core.warnAmbiguousRefs
+'
+
 test_done
