@@ -127,45 +127,77 @@ static int grab_switch(const struct object_id *o, const struct object_id *n, con
 	return 0;
 }
 
-static char *read_trimmed(const char *path)
+/* What git makes of the file naming the branch a rebase or bisect started
+ * on: a branch without refs/heads/, another ref whole, an object id
+ * abbreviated, other text as it is; NULL for no file, an empty one, or
+ * the rebase of a detached HEAD. Only newlines are trimmed. */
+static char *state_branch(const char *file)
 {
 	struct strbuf sb = STRBUF_INIT;
-	if (strbuf_read_file(&sb, path, 64) < 0) {
-		strbuf_release(&sb);
-		return NULL;
+	struct object_id oid;
+	const char *b;
+
+	if (strbuf_read_file(&sb, git_path("%s", file), 64) > 0) {
+		while (sb.len && sb.buf[sb.len - 1] == '\n')
+			strbuf_setlen(&sb, sb.len - 1);
+		if (skip_prefix(sb.buf, "refs/heads/", &b)) {
+			char *name = xstrdup(b);
+			strbuf_release(&sb);
+			return name;
+		}
+		if (!starts_with(sb.buf, "refs/") && !get_oid_hex(sb.buf, &oid)) {
+			strbuf_reset(&sb);
+			strbuf_addstr(&sb, odb_abbrev(&oid, 0));
+		}
+		if (sb.len && strcmp(sb.buf, "detached HEAD"))
+			return strbuf_detach(&sb, NULL);
 	}
-	strbuf_trim(&sb);
-	return strbuf_detach(&sb, NULL);
+	strbuf_release(&sb);
+	return NULL;
 }
 
+static int path_exists(const char *path)
+{
+	struct stat st;
+	return !stat(path, &st);
+}
+
+/* The line of a detached HEAD, as git words it: a rebase in progress
+ * first (rebase-apply/ without "applying" is a rebase, with it git am),
+ * then a bisect, whose start also names the branch of a rebase, then the
+ * last checkout in HEAD's reflog. A name git lacks prints as "(null)". */
 static char *head_description(void)
 {
 	struct strbuf desc = STRBUF_INIT, full = STRBUF_INIT;
 	struct switch_cb cb = { .target = STRBUF_INIT };
 	struct object_id oid, head;
-	char *s;
-	int rebase = is_dir(git_path("rebase-merge")) ||
-		     (is_dir(git_path("rebase-apply")) && !file_exists(git_path("rebase-apply/applying")));
+	char *branch = NULL;
+	int rebase = 0;
 
-	refs_for_each_reflog_entry("HEAD", grab_switch, &cb);
-	if (rebase) {
-		s = read_trimmed(git_path(is_dir(git_path("rebase-merge")) ? "rebase-merge/head-name" : "rebase-apply/head-name"));
-		if (s && strcmp(s, "detached HEAD")) {
-			const char *b = s;
-			skip_prefix(s, "refs/heads/", &b);
-			strbuf_addf(&desc, "(no branch, rebasing %s)", b);
-			free(s);
+	if (path_exists(git_path("rebase-apply"))) {
+		if (!path_exists(git_path("rebase-apply/applying"))) {
+			rebase = 1;
+			branch = state_branch("rebase-apply/head-name");
+		}
+	} else if (path_exists(git_path("rebase-merge"))) {
+		rebase = 1;
+		branch = state_branch("rebase-merge/head-name");
+	}
+	if (path_exists(git_path("BISECT_LOG"))) {
+		free(branch);
+		branch = state_branch("BISECT_START");
+		if (!rebase) {
+			strbuf_addf(&desc, "(no branch, bisect started on %s)", branch ? branch : "(null)");
+			free(branch);
 			return strbuf_detach(&desc, NULL);
 		}
-		free(s);
-	} else if (file_exists(git_path("BISECT_LOG"))) {
-		s = read_trimmed(git_path("BISECT_START"));
-		const char *b = s ? s : "";
-		skip_prefix(b, "refs/heads/", &b);
-		strbuf_addf(&desc, "(no branch, bisect started on %s)", b);
-		free(s);
+	}
+	if (branch) {
+		strbuf_addf(&desc, "(no branch, rebasing %s)", branch);
+		free(branch);
 		return strbuf_detach(&desc, NULL);
 	}
+	refs_for_each_reflog_entry("HEAD", grab_switch, &cb);
 	if (cb.found) {
 		const char *from;
 		struct object_id peeled;
@@ -187,7 +219,7 @@ static char *head_description(void)
 		}
 		free((char *)from);
 	} else if (rebase)
-		strbuf_addstr(&desc, "(no branch, rebasing detached HEAD )");
+		strbuf_addstr(&desc, "(no branch, rebasing detached HEAD (null))");
 	else
 		strbuf_addstr(&desc, "(no branch)");
 	strbuf_release(&cb.target);

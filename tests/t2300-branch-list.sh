@@ -86,6 +86,29 @@ test_expect_success 'detached HEAD without a reflog' '
 	mv saved-log .git/logs/HEAD && git checkout -q master
 '
 
+test_expect_success 'detached HEAD in a rebase, git am, a bisect, and both' '
+	cp -R r st && cd st && git checkout -q --detach master~1 &&
+	for prep in \
+		"mkdir .git/rebase-merge && echo refs/heads/master >.git/rebase-merge/head-name" \
+		"echo \"detached HEAD\" >.git/rebase-merge/head-name" \
+		"echo refs/tags/ann >.git/rebase-merge/head-name" \
+		"git rev-parse HEAD >.git/rebase-merge/head-name" \
+		": >.git/rebase-merge/head-name" \
+		"mv .git/logs/HEAD saved-log" \
+		"mv saved-log .git/logs/HEAD && mv .git/rebase-merge .git/rebase-apply" \
+		": >.git/rebase-apply/applying" \
+		"echo master >.git/BISECT_START && : >.git/BISECT_LOG" \
+		"rm -r .git/rebase-apply && echo \" spaced \" >.git/BISECT_START" \
+		"git rev-parse HEAD >.git/BISECT_START" \
+		"echo refs/heads/one >.git/BISECT_START" \
+		": >.git/BISECT_START" \
+		"mkdir .git/rebase-merge && echo refs/heads/one >.git/rebase-merge/head-name" \
+		"echo master >.git/BISECT_START"; do
+		eval "$prep" && compare_git branch && compare_git branch --format="%(refname)" ||
+			{ echo "after: $prep"; return 1; }
+	done
+'
+
 test_expect_success 'unborn branch' '
 	git init -q empty && cd empty &&
 	compare_git branch && compare_git branch --show-current &&
