@@ -52,6 +52,8 @@ static const char *color(enum color_slot s)
 	return colors[s] ? colors[s] : default_colors[s];
 }
 
+static int propagate_branches, recurse_by_config;   /* submodule.* */
+
 /* As git, every branch command reads its column and colour settings
  * first (a bad colour is fatal even where nothing is coloured). */
 static int branch_config_cb(const char *key, const char *value, void *data)
@@ -62,6 +64,10 @@ static int branch_config_cb(const char *key, const char *value, void *data)
 	column_config(key, value, "branch", &colopts);
 	if (!strcmp(key, "color.branch") || !strcmp(key, "color.ui"))
 		config_parse_colorbool(key, value);
+	else if (!strcmp(key, "submodule.propagatebranches"))
+		propagate_branches = config_parse_bool(key, value);
+	else if (!strcmp(key, "submodule.recurse"))
+		recurse_by_config = config_parse_bool(key, value);
 	if (!skip_prefix(key, "color.branch.", &slot))
 		return 0;
 	for (int i = 0; i < C_NR; i++)
@@ -81,7 +87,9 @@ static int branch_config_cb(const char *key, const char *value, void *data)
 
 static int abbrev = -1;
 
-static int track_mode = -1; /* -1 config default, 0 none, 1 direct, 2 inherit */
+/* -1 config default, 0 none, 1 direct, 2 inherit, 3 the old --set-upstream */
+static int track_mode = -1;
+
 
 static int opt_track(const struct option *o, const char *arg, int unset)
 {
@@ -93,7 +101,7 @@ static int opt_track(const struct option *o, const char *arg, int unset)
 	else if (!strcmp(arg, "inherit"))
 		track_mode = 2;
 	else
-		return error("option `track' expects \"direct\" or \"inherit\"");
+		return error("option `--track' expects \"direct\" or \"inherit\"");
 	return 0;
 }
 
@@ -854,7 +862,7 @@ static int delete_branches(int argc, const char **argv, int force, unsigned kind
 	else
 		die("cannot use -a with -d");
 	pos = strcspn(fmt, "%");
-	if (!force && !peel_to_commit(&cur_head_oid, &head_commit))
+	if (!force && !is_null_oid(&cur_head_oid) && !peel_to_commit(&cur_head_oid, &head_commit))
 		head_rev = &head_commit;
 	gone = xcalloc(argc ? (size_t)argc : 1, sizeof(*gone));
 	describe = xcalloc(argc ? (size_t)argc : 1, sizeof(*describe));
@@ -882,16 +890,15 @@ static int delete_branches(int argc, const char **argv, int force, unsigned kind
 			flags = REF_ISSYMREF;
 			oidclr(&oid);
 		} else if (!refs_resolve_reading(name.buf, &oid, &flags)) {
-			if (!(flags & REF_ISBROKEN)) {
-				if (remote)
-					error("remote-tracking branch '%s' not found.", bname);
-				else
-					error("branch '%s' not found.", bname);
-				ret = 1;
-				strbuf_release(&symtarget);
-				continue;
-			}
-			flags = REF_ISBROKEN;
+			/* as in git, a ref that does not resolve (garbage, an
+			 * unsafe name) is not there for -d */
+			if (remote)
+				error("remote-tracking branch '%s' not found.", bname);
+			else
+				error("branch '%s' not found.", bname);
+			ret = 1;
+			strbuf_release(&symtarget);
+			continue;
 		}
 		if (!(flags & (REF_ISSYMREF | REF_ISBROKEN))) {
 			if (peel_to_commit(&oid, &commit) < 0) {
@@ -1099,10 +1106,13 @@ static int branch_change(int argc, const char **argv, int del, int rename, int c
 				    new_upstream);
 			b = head;
 		} else if (argc == 1) {
-			if (!strcmp(argv[0], "HEAD")) {
-				if (detached)
+			/* as git, "" is the current branch too */
+			if (!strcmp(argv[0], "HEAD") || !*argv[0]) {
+				if (detached && *argv[0])
 					die("could not set upstream of HEAD to %s when it does not point to any branch.",
 					    new_upstream);
+				if (detached)
+					die("no such branch '%s'", argv[0]);
 				b = head;
 			} else {
 				expand_branch_name(&expanded, argv[0]);
@@ -1123,9 +1133,12 @@ static int branch_change(int argc, const char **argv, int del, int rename, int c
 		return 0;
 	}
 	if (unset_upstream) {
-		/* as git, "HEAD" is the branch HEAD is on */
-		int on_head = argc == 1 && !strcmp(argv[0], "HEAD");
-		const char *v, *b = one_branch(on_head ? 0 : argc, argv, detached, head, &expanded,
+		/* as git, "HEAD" and "" are the branch HEAD is on */
+		int on_head = argc == 1 && (!strcmp(argv[0], "HEAD") || !*argv[0]);
+		const char *v, *b;
+		if (on_head && detached && !*argv[0])
+			die("no such branch ''");
+		b = one_branch(on_head ? 0 : argc, argv, detached, head, &expanded,
 			"could not unset upstream of HEAD when it does not point to any branch.",
 			"too many arguments to unset upstream");
 		strbuf_addf(&buf, "branch.%s.merge", b);
@@ -1147,6 +1160,8 @@ static int branch_change(int argc, const char **argv, int del, int rename, int c
 		if (kind != FILTER_REFS_BRANCHES)
 			die("The -a, and -r, options to 'git branch' do not take a branch name.\n"
 			    "Did you mean to use: -a|-r --list <pattern>?");
+		if (track_mode == 3)
+			die("the '--set-upstream' option is no longer supported. Please use '--track' or '--set-upstream-to' instead.");
 		if (recurse)
 			die("--recurse-submodules is not supported");
 		create_branch(argv[0], argc == 2 ? argv[1] : head, force, create_reflog, quiet, track);
@@ -1191,12 +1206,15 @@ int cmd_branch(int argc, const char **argv)
 		{ .type = OPTION_CALLBACK, .short_name = 't', .long_name = "track", .argh = "(direct|inherit)",
 		  .help = "set branch tracking configuration", .flags = PARSE_OPT_OPTARG | PARSE_OPT_LITERAL_ARGHELP,
 		  .callback = opt_track },
+		OPT_SET_INT_F(0, "set-upstream", &track_mode, "do not use", 3, PARSE_OPT_HIDDEN),
 		OPT_STRING('u', "set-upstream-to", &new_upstream, "upstream", "change the upstream info"),
 		OPT_BOOL(0, "unset-upstream", &unset_upstream, "unset the upstream info"),
 		OPT_REF_COLOR(&color_when, "use colored output"),
 		OPT_SET_INT('r', "remotes", &kind, "act on remote-tracking branches", FILTER_REFS_REMOTES),
 		OPT_REF_COMMIT("contains", &filter, "print only branches that contain the commit"),
 		OPT_REF_COMMIT("no-contains", &filter, "print only branches that don't contain the commit"),
+		OPT_REF_COMMIT_F("with", &filter, "print only branches that contain the commit", PARSE_OPT_HIDDEN),
+		OPT_REF_COMMIT_F("without", &filter, "print only branches that don't contain the commit", PARSE_OPT_HIDDEN),
 		OPT__ABBREV(&abbrev),
 		OPT_GROUP("Specific git-branch actions:"),
 		OPT_SET_INT('a', "all", &kind, "list both remote-tracking and local branches", FILTER_REFS_REMOTES | FILTER_REFS_BRANCHES),
@@ -1257,6 +1275,13 @@ int cmd_branch(int argc, const char **argv)
 		    !!edit_desc + !!unset_upstream;
 	if (noncreate > 1)
 		usage_with_options(branch_usage, opts);
+	if (recurse) {
+		if (!propagate_branches)
+			die("branch with --recurse-submodules can only be used if submodule.propagateBranches is enabled");
+		if (noncreate)
+			die("--recurse-submodules can only be used to create branches");
+	}
+	recurse = (recurse || recurse_by_config) && propagate_branches;
 	column_finalize(&colopts);
 	if (verbose) {
 		if ((colopts & COL_PARSEOPT) && column_active(colopts))

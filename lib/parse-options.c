@@ -5,7 +5,7 @@
 #define OPTS_WIDTH 24
 #define OPTS_GAP 2
 
-void print_usage(FILE *f, const char *const *u, const struct option *opts)
+void print_usage(FILE *f, const char *const *u, const struct option *opts, int hidden)
 {
 	int extra = 0;
 	fprintf(f, "usage: %s\n", *u++);
@@ -27,7 +27,7 @@ void print_usage(FILE *f, const char *const *u, const struct option *opts)
 				fprintf(f, "%s\n", opts->help);
 			continue;
 		}
-		if (opts->flags & PARSE_OPT_HIDDEN)
+		if ((opts->flags & PARSE_OPT_HIDDEN) && !hidden)
 			continue;
 		pos = fprintf(f, "    ");
 		if (opts->short_name)
@@ -58,7 +58,7 @@ void print_usage(FILE *f, const char *const *u, const struct option *opts)
 
 void usage_with_options(const char *const *u, const struct option *opts)
 {
-	print_usage(stderr, u, opts);
+	print_usage(stderr, u, opts, 0);
 	exit(129);
 }
 
@@ -99,17 +99,15 @@ static int takes_arg(const struct option *o)
 
 /* Apply one option. arg: the value given with "=" or glued, or NULL.
  * next: the following argv word, consumed when the option needs it. */
-static int apply(struct state *st, const struct option *o, int unset,
+static int apply(const struct option *o, int unset,
 		 const char *arg, const char *next, int is_long)
 {
 	int used_next = 0;
 	char name[128];
 	if (is_long)
-		snprintf(name, sizeof(name), "%s", o->long_name);
+		snprintf(name, sizeof(name), "%s%s", unset ? "no-" : "", o->long_name);
 	else
 		snprintf(name, sizeof(name), "%c", o->short_name);
-	if (unset && (o->flags & PARSE_OPT_NONEG))
-		fail(st, "unknown option `no-%s'", name);
 	if (!takes_arg(o) || unset) {
 		if (arg)
 			fail_value(is_long ? "option `%s' takes no value" : "switch `%s' takes no value", name);
@@ -175,59 +173,75 @@ static const struct option *find_short(const struct option *o, int c)
 	return NULL;
 }
 
-/* Long option lookup with --no- negation and unique abbreviations. */
+/*
+ * Long option lookup, by git's rules, over the table in order. arg is the
+ * word after "--", "=value" included; len stops before the "=".
+ * - An exact name is taken at once: the option's own ("--x"), its
+ *   negation ("--no-x"), or for an option named "no-x", "--x" (negated).
+ * - Otherwise a word may abbreviate one option: "--x" a name starting
+ *   with x, "--no-x" a negatable name starting with x (the "=value" counts
+ *   there, so it never matches), and "--n", "--no", "--no-" the negation
+ *   of every negatable option.
+ * - Two abbreviated matches are ambiguous: git names the last two.
+ * Options that cannot be negated (PARSE_OPT_NONEG) match only as
+ * themselves.
+ */
 static const struct option *find_long(struct state *st, const char *arg, size_t len, int *unset)
 {
 	const struct option *o, *abbrev = NULL, *other = NULL;
 	int abbrev_unset = 0, other_unset = 0;
-	/* An exact name wins over the negation of another option
-	 * ("--no-merged" is an option of its own beside "--merged"). */
-	for (o = st->opts; o->type != OPTION_END; o++)
-		if (o->long_name && len == strlen(o->long_name) &&
-		    !strncmp(arg, o->long_name, len)) {
-			*unset = 0;
-			return o;
-		}
+	int negated = starts_with(arg, "no-");
+
 	for (o = st->opts; o->type != OPTION_END; o++) {
-		const char *ln = o->long_name, *rest;
-		int neg = 0;
-		size_t ln_len;
-		if (!ln)
+		const char *name = o->long_name;
+		int neg = 0, flip = 0;   /* flip: "no-" taken off the option's name */
+		size_t nlen;
+
+		if (!name)
 			continue;
-		if (len == strlen(ln) && !strncmp(arg, ln, len)) {
-			*unset = 0;
+	again:
+		nlen = strlen(name);
+		if (len == nlen && !strncmp(arg, name, len)) {
+			*unset = flip;
 			return o;
 		}
-		/* "--no-x" for x, and "--x" for an option named "no-x" */
-		if (skip_prefix(ln, "no-", &rest) && len == strlen(rest) && !strncmp(arg, rest, len)) {
-			*unset = 1;
-			return o;
-		}
-		if (len > 3 && !strncmp(arg, "no-", 3) && len - 3 == strlen(ln) &&
-		    !strncmp(arg + 3, ln, len - 3)) {
-			*unset = 1;
-			return o;
-		}
-		ln_len = strlen(ln);
-		if (len < ln_len && !strncmp(arg, ln, len))
-			neg = 0;
-		else if (len > 3 && !strncmp(arg, "no-", 3) && len - 3 < ln_len &&
-			 !strncmp(arg + 3, ln, len - 3) && !(o->flags & PARSE_OPT_NONEG))
+		if (!strncmp(name, arg, len))
+			goto abbreviated;
+		if (o->flags & PARSE_OPT_NONEG)
+			continue;
+		if (starts_with("no-", arg)) {
 			neg = 1;
-		else
+			goto abbreviated;
+		}
+		if (!negated) {
+			if (!flip && skip_prefix(name, "no-", &name)) {
+				flip = 1;
+				goto again;
+			}
 			continue;
-		if (abbrev && abbrev != o) {
+		}
+		neg = 1;
+		if (len - 3 == nlen && !strncmp(arg + 3, name, nlen)) {
+			*unset = !flip;
+			return o;
+		}
+		if (!starts_with(name, arg + 3))
+			continue;
+	abbreviated:
+		if (abbrev) {
 			other = abbrev;
 			other_unset = abbrev_unset;
 		}
 		abbrev = o;
-		abbrev_unset = neg;
+		abbrev_unset = neg ^ flip;
 	}
 	if (other) {
-		fprintf(stderr, "error: ambiguous option: %.*s (could be --%s%s or --%s%s)\n",
-			(int)len, arg, other_unset ? "no-" : "", other->long_name,
+		fprintf(stderr, "error: ambiguous option: %s (could be --%s%s or --%s%s)\n",
+			arg, other_unset ? "no-" : "", other->long_name,
 			abbrev_unset ? "no-" : "", abbrev->long_name);
-		usage_with_options(st->usage, st->opts);
+		/* git shows the usage on stdout here, as for -h */
+		print_usage(stdout, st->usage, st->opts, 0);
+		exit(129);
 	}
 	*unset = abbrev_unset;
 	return abbrev;
@@ -260,7 +274,7 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 			int unset;
 			const struct option *o;
 			if (!strcmp(name, "help-all") || (len == 4 && !strncmp(name, "help", 4) && !find_long(&st, name, len, &unset))) {
-				print_usage(stdout, usagestr, opts);
+				print_usage(stdout, usagestr, opts, !strcmp(name, "help-all"));
 				exit(129);
 			}
 			o = find_long(&st, name, len, &unset);
@@ -271,7 +285,7 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 				}
 				fail(&st, "unknown option `%s'", name);
 			}
-			if (apply(&st, o, unset, eq ? eq + 1 : NULL, next, 1))
+			if (apply(o, unset, eq ? eq + 1 : NULL, next, 1))
 				i++;
 			continue;
 		}
@@ -280,7 +294,7 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 			const struct option *o;
 			char c[2] = { *p, 0 };
 			if (*p == 'h' && !find_short(opts, 'h')) {
-				print_usage(stdout, usagestr, opts);
+				print_usage(stdout, usagestr, opts, 0);
 				exit(129);
 			}
 			o = find_short(opts, *p);
@@ -293,14 +307,14 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 			}
 			if (takes_arg(o)) {
 				if (p[1]) {
-					apply(&st, o, 0, p + 1, NULL, 0);
+					apply(o, 0, p + 1, NULL, 0);
 				} else if (o->flags & PARSE_OPT_OPTARG) {
-					apply(&st, o, 0, NULL, NULL, 0);
-				} else if (apply(&st, o, 0, NULL, next, 0))
+					apply(o, 0, NULL, NULL, 0);
+				} else if (apply(o, 0, NULL, next, 0))
 					i++;
 				break;
 			}
-			apply(&st, o, 0, NULL, NULL, 0);
+			apply(o, 0, NULL, NULL, 0);
 		}
 	}
 	for (; i < argc; i++)

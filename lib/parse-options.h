@@ -75,15 +75,18 @@ int parse_opt_abbrev_cb(const struct option *opt, const char *arg, int unset);
 /*
  * Parses argv[1..] (argv[0] is the command name), removes the options and
  * returns the number of arguments left in argv[0..]. Bad options print
- * git's error and the usage to stderr and exit 129.
+ * git's error and the usage to stderr and exit 129; an ambiguous
+ * abbreviation, -h and --help-all (hidden options too) print the usage
+ * to stdout, as git does.
  */
 int parse_options(int argc, const char **argv, const struct option *opts,
 		  const char *const *usagestr, int flags);
 
-/* Print usage (and options) and exit 129: stdout for -h, else stderr. */
+/* Print the usage and the options to stderr and exit 129. */
 NORETURN void usage_with_options(const char *const *usagestr, const struct option *opts);
+/* "fatal: msg", then as usage_with_options(). */
 NORETURN void usage_msg_opt(const char *msg, const char *const *usagestr, const struct option *opts);
-/* "error: ..." then usage, exit 129 (for callbacks and builtins). */
-void print_usage(FILE *f, const char *const *usagestr, const struct option *opts);
+/* The usage and the options' help on f; hidden options too if hidden. */
+void print_usage(FILE *f, const char *const *usagestr, const struct option *opts, int hidden);
 
 #endif

@@ -1482,6 +1482,8 @@ int filter_refs(struct ref_array *a, struct ref_filter *f)
 {
 	struct collect c = { a, f };
 	int ret = 0;
+	if (!f->kind)
+		die("filter_refs: invalid type");   /* git's words: branch --no-all */
 	if (f->kind & FILTER_REFS_DETACHED_HEAD && f->head_desc) {
 		struct object_id oid;
 		unsigned flags;
@@ -1561,7 +1563,9 @@ static void oids_push(struct object_id **v, size_t *nr, size_t *alloc, const str
 int ref_filter_opt_commit(const struct option *o, const char *arg, int unset)
 {
 	struct ref_filter *f = o->value;
-	int merge = ends_with(o->long_name, "merged"), neg = starts_with(o->long_name, "no-");
+	/* also branch's hidden --with and --without */
+	int merge = ends_with(o->long_name, "merged");
+	int neg = starts_with(o->long_name, "no-") || !strcmp(o->long_name, "without");
 	struct object_id oid, commit;
 	enum object_type t;
 

@@ -121,10 +121,12 @@ int ref_filter_opt_points_at(const struct option *o, const char *arg, int unset)
 int ref_filter_opt_sort(const struct option *o, const char *arg, int unset);
 int ref_filter_opt_color(const struct option *o, const char *arg, int unset);
 
-/* name: "contains", "no-contains", "merged" or "no-merged"; f: a struct ref_filter * */
-#define OPT_REF_COMMIT(name, f, h) { .type = OPTION_CALLBACK, .long_name = (name), .value = (f), \
-	.argh = "commit", .help = (h), .flags = PARSE_OPT_NONEG | PARSE_OPT_LASTARG_DEFAULT, \
+/* name: "contains", "no-contains", "merged" or "no-merged" (hidden: "with"
+ * or "without"); f: a struct ref_filter * */
+#define OPT_REF_COMMIT_F(name, f, h, fl) { .type = OPTION_CALLBACK, .long_name = (name), .value = (f), \
+	.argh = "commit", .help = (h), .flags = PARSE_OPT_NONEG | PARSE_OPT_LASTARG_DEFAULT | (fl), \
 	.callback = ref_filter_opt_commit, .defval = (intptr_t)"HEAD" }
+#define OPT_REF_COMMIT(name, f, h) OPT_REF_COMMIT_F(name, f, h, 0)
 #define OPT_REF_POINTS_AT(f, h) OPT_CALLBACK_F(0, "points-at", (f), "object", (h), 0, ref_filter_opt_points_at)
 /* k: a struct ref_sort_keys * */
 #define OPT_REF_SORT(k) OPT_CALLBACK_F(0, "sort", (k), "key", "field name to sort on", 0, ref_filter_opt_sort)
