@@ -8,6 +8,7 @@
 #include "lib/repo.h"
 #include "lib/sorted.h"
 #include "odb/odb.h"
+#include "odb/object.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -706,13 +707,55 @@ int refs_update(const char *name, const struct object_id *new_oid,
 
 /* --- packed-refs rewrites --- */
 
+struct rewrite {
+	struct strbuf *out;
+	struct packed_refs *pr;
+	const char **gone;    /* sorted */
+	size_t gone_nr;
+};
+
+static int rewrite_one(struct ref_entry *e, void *data)
+{
+	struct rewrite *rw = data;
+	struct object_id oid, peeled;
+	enum object_type t;
+
+	if (bsearch(&e->name, rw->gone, rw->gone_nr, sizeof(*rw->gone), cmp_strings))
+		return 0;
+	oidcpy(&oid, &e->oid);
+	if (e->flags & REF_BAD_NAME) {
+		/* git writes the null id for a badly named record here; we
+		 * keep what the file said */
+		struct ref_entry raw;
+		if (!packed_refs_find(rw->pr, e->name, &raw))
+			oidcpy(&oid, &raw.oid);
+	}
+	strbuf_addf(rw->out, "%s %s\n", oid_to_hex(&oid), e->name);
+	if (e->flags & REF_KNOWS_PEELED) {
+		if (!is_null_oid(&e->peeled))
+			strbuf_addf(rw->out, "^%s\n", oid_to_hex(&e->peeled));
+	} else if (!(e->flags & REF_ISBROKEN) && !peel_to_non_tag(&oid, &peeled, &t) &&
+		   !oideq(&peeled, &oid)) {
+		/* a file without the traits: peeled here, as git does */
+		strbuf_addf(rw->out, "^%s\n", oid_to_hex(&peeled));
+	}
+	return 0;
+}
+
+/*
+ * As git, a rewrite writes the whole file anew: git's header, every
+ * record in name order (an unsorted file comes out sorted), and a ^ line
+ * for each tag, looked up where the old file's traits did not promise
+ * them. So branch -d, which always rewrites, also creates a file of just
+ * the header where there was none.
+ */
 int packed_refs_remove(const char *const *names, size_t nr, int always_lock,
-				  struct strbuf *err)
+		       struct strbuf *err)
 {
 	struct packed_refs *pr;
 	struct lock_file *lk;
 	struct strbuf out = STRBUF_INIT;
-	const char *p, *end;
+	struct rewrite rw = { &out, NULL, NULL, 0 };
 	int found = 0;
 	char *path;
 
@@ -732,7 +775,6 @@ int packed_refs_remove(const char *const *names, size_t nr, int always_lock,
 		free(path);
 		return -1;
 	}
-	free(path);
 	/* under the lock, the file may have changed since the look */
 	pr = packed_refs_get_fresh();
 	found = 0;
@@ -741,42 +783,30 @@ int packed_refs_remove(const char *const *names, size_t nr, int always_lock,
 		if (!packed_refs_find(pr, names[i], &e))
 			found = 1;
 	}
-	if (!found) {
+	if (!found && !always_lock) {
 		lock_file_rollback(lk);
+		free(path);
 		return 0;
 	}
-	/* copy the file, leaving out the records (and their ^ lines) of names */
-	p = pr->buf;
-	end = pr->buf + pr->len;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', end - p);
-		size_t n = nl ? (size_t)(nl + 1 - p) : (size_t)(end - p);
-		int drop = 0;
-		if (*p != '#' && *p != '^' && n > HEX_SZ + 2) {
-			const char *nm = p + HEX_SZ + 1;
-			size_t nlen = n - HEX_SZ - 2;
-			for (size_t i = 0; i < nr; i++)
-				if (strlen(names[i]) == nlen && !memcmp(names[i], nm, nlen))
-					drop = 1;
-		}
-		if (drop) {
-			p += n;
-			if (p < end && *p == '^') {
-				nl = memchr(p, '\n', end - p);
-				p = nl ? nl + 1 : end;
-			}
-			continue;
-		}
-		strbuf_add(&out, p, n);
-		p += n;
+	strbuf_addstr(&out, "# pack-refs with: peeled fully-peeled sorted \n");
+	if (pr) {
+		rw.pr = pr;
+		rw.gone = xmalloc(st_mult(nr ? nr : 1, sizeof(*rw.gone)));
+		memcpy(rw.gone, names, nr * sizeof(*names));
+		rw.gone_nr = nr;
+		qsort(rw.gone, nr, sizeof(*rw.gone), cmp_strings);
+		packed_refs_for_each(pr, "", rewrite_one, &rw);
+		free(rw.gone);
 	}
 	if (write_in_full(lk->fd, out.buf, out.len) < 0 || lock_file_commit(lk) < 0) {
-		strbuf_addf(err, "unable to write '%s': %s", pr->path, strerror(errno));
+		strbuf_addf(err, "unable to write '%s': %s", path, strerror(errno));
 		lock_file_rollback(lk);
 		strbuf_release(&out);
+		free(path);
 		return -1;
 	}
 	strbuf_release(&out);
+	free(path);
 	packed_refs_forget();
 	return 0;
 }

@@ -141,6 +141,25 @@ test_expect_success 'a stale lock: git message, nothing changed' '
 	(cd orig && rm .git/refs/heads/locked.lock .git/config.lock)
 '
 
+test_expect_success 'deletions rewrite packed-refs as git does: header, order, ^ lines (HEAD unborn there)' '
+	(cd orig && git pack-refs --all && cp .git/packed-refs ../saved-packed &&
+	 git branch loose-one one && git branch loose-two two) &&
+	change -d loose-one &&
+	change -D loose-one nothere loose-two &&
+	change -d nothere &&
+	tag=$(git -C orig rev-parse ann) && commit=$(git -C orig rev-parse one) &&
+	for hdr in "" "# pack-refs with: peeled " "# pack-refs with: peeled fully-peeled "; do
+		{ test -z "$hdr" || echo "$hdr"; echo "$commit refs/heads/zz-packed";
+		  echo "$tag refs/heads/tag-branch"; echo "$tag refs/tags/ann";
+		  echo "$commit refs/heads/aa-packed"; } >orig/.git/packed-refs &&
+		change -d loose-one &&
+		change -D aa-packed &&
+		compare_change update-ref -d refs/heads/zz-packed || return 1
+	done &&
+	rm orig/.git/packed-refs && change -D loose-one &&
+	cp saved-packed orig/.git/packed-refs
+'
+
 test_expect_success 'created refs and configs are read back by git' '
 	rm -rf work && cp -a orig work && cd work &&
 	"$MINI_GIT" branch --track made origin/other &&
