@@ -30,9 +30,10 @@ static void show(const char *s)
 	puts(s);
 }
 
+/* "^" when the rev's own sense differs from the one --not set */
 static void show_with_type(int type, const char *s)
 {
-	if (type != NORMAL)
+	if (type != show_type)
 		putchar('^');
 	show(s);
 }
@@ -296,11 +297,12 @@ int cmd_rev_parse(int argc, const char **argv)
 	int i, as_is = 0, verify = 0, quiet = 0, revs_count = 0, has_dashdash = 0;
 	int did_setup = 0, seen_end_of_options = 0;
 	unsigned flags = 0;
+	int last_type = NORMAL;   /* of the last rev, for --verify */
 	struct object_id oid;
 	const char *name = NULL;
 	struct strbuf cwd = STRBUF_INIT;
 
-	if (argc == 2 && !strcmp(argv[1], "-h")) {
+	if (argc > 1 && !strcmp(argv[1], "-h")) {
 		fputs(rev_parse_usage, stderr);
 		exit(129);
 	}
@@ -405,6 +407,10 @@ int cmd_rev_parse(int argc, const char **argv)
 				symbolic = SHOW_SYMBOLIC_ASIS;
 				continue;
 			}
+			if (!strcmp(arg, "--not")) {
+				show_type ^= REVERSED;
+				continue;
+			}
 			if (!strcmp(arg, "--symbolic-full-name")) {
 				symbolic = SHOW_SYMBOLIC_FULL;
 				continue;
@@ -504,7 +510,7 @@ int cmd_rev_parse(int argc, const char **argv)
 				revs_count++;
 			else
 				show_rev(type, &oid, name);
-			show_type = type;
+			last_type = type;
 			continue;
 		}
 		if (verify)
@@ -519,7 +525,7 @@ int cmd_rev_parse(int argc, const char **argv)
 	strbuf_release(&cwd);
 	if (verify) {
 		if (revs_count == 1) {
-			show_rev(show_type, &oid, name);
+			show_rev(last_type, &oid, name);
 			return 0;
 		} else if (revs_count == 0 && show_default())
 			return 0;

@@ -158,6 +158,8 @@ int cmd_show_ref(int argc, const char **argv)
 		OPT_BOOL(0, "tags", &tags_only, "only show tags (can be combined with heads)"),
 		OPT_BOOL(0, "heads", &heads_only, "only show heads (can be combined with tags)"),
 		OPT_BOOL(0, "verify", &verify, "stricter reference checking, requires exact ref path"),
+		OPT_BOOL_F('h', NULL, &show_head, "show the HEAD reference, even if it would be filtered out",
+			   PARSE_OPT_HIDDEN),
 		OPT_BOOL_F(0, "head", &show_head, "show the HEAD reference, even if it would be filtered out", 0),
 		OPT_BOOL('d', "dereference", &deref_tags, "dereference tags into object IDs"),
 		OPT_CALLBACK_F('s', "hash", &abbrev, "n", "only show SHA1 hash using <n> digits", PARSE_OPT_OPTARG, opt_hash),

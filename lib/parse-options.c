@@ -253,6 +253,11 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 	struct state st = { usagestr, opts };
 	int out = 0, i;
 
+	/* a lone -h asks for the usage, even where -h is an option */
+	if (argc == 2 && !strcmp(argv[1], "-h")) {
+		print_usage(stdout, usagestr, opts, 0);
+		exit(129);
+	}
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *next = i + 1 < argc ? argv[i + 1] : NULL;

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Option words beside git: abbreviations and their ambiguities (the usage
 # then goes to stdout), negations, values given to negations, hidden
-# options (--help-all), and branch's odd corners: --set-upstream,
-# --with/--without, --recurse-submodules, --no-all, empty names.
+# options (--help-all), a lone -h, rev-parse's --not, and branch's odd
+# corners: --set-upstream, --with/--without, --recurse-submodules,
+# --no-all, empty names.
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIRECTORY/lib-ref-change.sh"
 
@@ -42,6 +43,23 @@ test_expect_success '--help-all shows the hidden options' '
 	compare_git branch --help-all &&
 	compare_git branch -h &&
 	compare_git for-each-ref --help-all
+'
+
+test_expect_success 'show-ref: -h is a hidden --head, and alone asks for the usage' '
+	cd orig &&
+	compare_git show-ref -d -h &&
+	compare_git show-ref -h master &&
+	compare_git show-ref -h &&
+	compare_git show-ref --help-all
+'
+
+test_expect_success 'rev-parse: --not turns the sense of the revisions after it' '
+	cd orig &&
+	for words in "--not" "--not master ^side" "--not --not master" "--verify ^master" \
+		"--not --verify master" "--not --verify ^master" "--not --short=5 master" \
+		"--not --symbolic master ^side" "-h --verify master" "master -h"; do
+		compare_git rev-parse $words || { echo "rev-parse $words"; return 1; }
+	done
 '
 
 test_expect_success '--with and --without are --contains and --no-contains' '
