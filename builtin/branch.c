@@ -14,6 +14,7 @@
 #include "odb/commit-walk.h"
 #include "lib/config-write.h"
 #include "lib/worktree.h"
+#include "lib/utf8-width.h"
 #include <sys/stat.h>
 
 static const char *const branch_usage[] = {
@@ -241,12 +242,10 @@ static size_t max_width(struct ref_array *a, size_t remote_bonus)
 	for (size_t i = 0; i < a->nr; i++) {
 		struct ref_item *it = a->items[i];
 		const char *d = it->refname;
-		size_t w = 0;
+		size_t w;
 		if (!skip_prefix(d, "refs/heads/", &d))
 			skip_prefix(d, "refs/remotes/", &d);
-		for (const char *p = d; *p; p++)
-			if (((unsigned char)*p & 0xc0) != 0x80)
-				w++;
+		w = utf8_width(d, strlen(d), 0);
 		if (it->kind == FILTER_REFS_REMOTES)
 			w += remote_bonus;
 		if (w > max)

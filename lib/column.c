@@ -2,7 +2,7 @@
 #include "lib/util.h"
 #include "lib/column.h"
 #include "lib/config.h"
-#include <ctype.h>
+#include "lib/utf8-width.h"
 #include <sys/ioctl.h>
 
 static const struct {
@@ -105,28 +105,6 @@ static int term_width(void)
 	return 80;
 }
 
-/* Width on the terminal: colour sequences take none, a UTF-8 character
- * one column. */
-static int display_width(const char *s)
-{
-	int w = 0;
-
-	while (*s) {
-		if (*s == '\033' && s[1] == '[') {
-			s += 2;
-			while (*s && (isdigit((unsigned char)*s) || *s == ';'))
-				s++;
-			if (*s == 'm')
-				s++;
-			continue;
-		}
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			w++;
-		s++;
-	}
-	return w;
-}
-
 struct table {
 	const char *const *items;
 	int *len, *widest;      /* widest: per column, the index of its widest item (dense) */
@@ -189,7 +167,7 @@ void column_print(const char *const *items, size_t nr, unsigned colopts)
 	t.width = term_width() - 1;
 	t.len = xcalloc(nr, sizeof(*t.len));
 	for (size_t i = 0; i < nr; i++) {
-		t.len[i] = display_width(items[i]);
+		t.len[i] = (int)utf8_width(items[i], strlen(items[i]), UTF8_WIDTH_SKIP_ANSI);
 		if (cell < t.len[i])
 			cell = t.len[i];
 	}

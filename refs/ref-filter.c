@@ -5,6 +5,7 @@
 #include "lib/wildmatch.h"
 #include "lib/versioncmp.h"
 #include "lib/sorted.h"
+#include "lib/utf8-width.h"
 #include "lib/color.h"
 #include "refs/ref-object.h"
 #include "lib/config.h"
@@ -1110,15 +1111,6 @@ static size_t block_end(struct ref_format *f, size_t i, size_t *then_at, size_t 
 	return f->nr;
 }
 
-static size_t display_width(const char *s, size_t n)
-{
-	size_t w = 0;
-	for (size_t i = 0; i < n; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80)
-			w++;
-	return w;
-}
-
 /* An %(if) or %(align) block's whole output: quoted as one value, as git
  * quotes it when the block is not inside another. The block is released. */
 static void add_block(struct strbuf *out, struct strbuf *block, int quote)
@@ -1165,7 +1157,7 @@ static void eval(struct strbuf *out, struct ref_item *it, struct ref_format *f,
 			size_t w;
 			end = block_end(f, i, &then_at, &else_at);
 			eval(&inner, it, f, i + 1, end, 0);
-			w = display_width(inner.buf, inner.len);
+			w = utf8_width(inner.buf, inner.len, 0);
 			if (w < (size_t)t->atom.align_width) {
 				size_t pad = t->atom.align_width - w;
 				if (t->atom.align_pos == 0) {
