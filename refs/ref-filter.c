@@ -1157,6 +1157,9 @@ static void eval(struct strbuf *out, struct ref_item *it, struct ref_format *f,
 			size_t w;
 			end = block_end(f, i, &then_at, &else_at);
 			eval(&inner, it, f, i + 1, end, 0);
+			/* git aligns the block as a C string: a NUL (%00)
+			 * ends it, and what follows is dropped. */
+			strbuf_setlen(&inner, strlen(inner.buf));
 			w = utf8_width(inner.buf, inner.len, 0);
 			if (w < (size_t)t->atom.align_width) {
 				size_t pad = t->atom.align_width - w;

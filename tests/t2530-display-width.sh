@@ -53,6 +53,16 @@ test_expect_success 'for-each-ref %(align) of bytes from the format: controls, C
 	done
 '
 
+test_expect_success '%(align) ends at a NUL from the format, as git aligns a C string' '
+	cd r &&
+	for f in "%(align:8)a%00bc%(end)|" "%(align:2)abc%00de%(end)|" "%(align:6,right)%00x%(end)|" \
+		"%(align:9)%(align:4)a%00b%(end)c%00d%(end)|" "%(align:7,middle)$cjk%00z%(end)|"; do
+		for q in "" --shell --perl --python --tcl; do
+			compare_git for-each-ref $q --format="$f" refs/heads/plain || return 1
+		done
+	done
+'
+
 test_expect_success 'branch -v and -vv: names padded to the widest in columns' '
 	cd r &&
 	compare_git branch -v && compare_git branch -vv && compare_git branch -a -v &&
