@@ -283,63 +283,113 @@ int config_add(const char *key, const char *value)
 	return edit_key(key, value, 1);
 }
 
-/* "branch.x" -> section "branch", sub "x" */
-static void split_section(const char *s, char **section, char **sub)
+/*
+ * Whether the section header at h (its '[') names name ("branch.x"),
+ * compared as git compares for a rename: byte for byte, the section name
+ * too ("[BRANCH \"x\"]" is not "branch.x"), the subsection read through
+ * its quotes and backslashes, or the old form "[branch.x]". Returns the
+ * length of the header and the blanks after it (the newline too), or 0.
+ */
+static size_t header_names(const char *h, const char *end, const char *name)
 {
-	const char *dot = strchr(s, '.');
-	*section = dot ? xstrndup(s, dot - s) : xstrdup(s);
-	for (char *c = *section; *c; c++)
-		*c = tolower((unsigned char)*c);
-	*sub = dot ? xstrdup(dot + 1) : NULL;
+	const char *p = h + 1;
+	int quoted = 0;
+
+	for (; p < end && *p != ']'; p++) {
+		if (!quoted && isspace((unsigned char)*p)) {
+			quoted = 1;
+			if (*name++ != '.')
+				return 0;
+			while (++p < end && isspace((unsigned char)*p))
+				;
+			if (p >= end || *p != '"')
+				return 0;
+			continue;
+		}
+		if (quoted && *p == '\\' && p + 1 < end) {
+			p++;
+		} else if (quoted && *p == '"') {
+			while (++p < end && isspace((unsigned char)*p))
+				;
+			break;
+		}
+		if (*p != *name++)
+			return 0;
+	}
+	if (p >= end || *p != ']' || *name)
+		return 0;
+	for (p++; p < end && isspace((unsigned char)*p); p++)
+		;
+	return p - h;
 }
 
+/* "[section \"sub\"]\n" for "section.sub", as git writes a header */
+static void add_section_header(struct strbuf *out, const char *name)
+{
+	const char *dot = strchr(name, '.');
+	char *section = dot ? xstrndup(name, dot - name) : xstrdup(name);
+	add_header(out, section, dot ? dot + 1 : NULL);
+	free(section);
+}
+
+/*
+ * Renames (new_name), copies (copy) or removes (no new_name) every section
+ * named old_name, line by line as git does: a renamed header keeps what
+ * followed it on its line, on a line of its own after a tab; a removed one
+ * takes its whole line and the section's lines with it; a copy follows each
+ * section copied, with the lines that section has after its header.
+ */
 static int edit_section(const char *old_name, const char *new_name, int copy)
 {
-	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT, sname = STRBUF_INIT, ssub = STRBUF_INIT,
-		      copied = STRBUF_INIT;
-	char *sec, *sub, *nsec = NULL, *nsub = NULL, *pathdup;
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT, copied = STRBUF_INIT;
 	const char *p, *end;
-	int in_section = 0, count = 0, ret, copying = 0;
+	int count = 0, ret, removing = 0;
+	char *pathdup = xstrdup(common_path("config"));
 
-	split_section(old_name, &sec, &sub);
-	if (new_name)
-		split_section(new_name, &nsec, &nsub);
-	pathdup = xstrdup(common_path("config"));
 	if (strbuf_read_file(&in, pathdup, 0) < 0) {
 		ret = errno == ENOENT ? 0 : error("could not read config file %s: %s", pathdup, strerror(errno));
 		goto out;
 	}
-	p = in.buf;
-	end = in.buf + in.len;
-	while (p < end) {
-		size_t n = line_len(p, end);
-		if (parse_header(p, p + n, &sname, &ssub)) {
-			int has_sub = ssub.len || memchr(p, '"', n) || strchr(sname.buf, '.');
-			if (copying) {
-				strbuf_addbuf(&out, &copied);
-				strbuf_reset(&copied);
-				copying = 0;
-			}
-			in_section = section_matches(&sname, &ssub, has_sub, sec, sub);
-			if (in_section) {
+	for (p = in.buf, end = in.buf + in.len; p < end; ) {
+		const char *nl = memchr(p, '\n', end - p);
+		const char *next = nl ? nl + 1 : end, *h = p;
+		size_t n;
+
+		while (h < next && isspace((unsigned char)*h))
+			h++;
+		if (h < next && *h == '[') {
+			strbuf_addbuf(&out, &copied);
+			strbuf_reset(&copied);
+			removing = 0;
+			if ((n = header_names(h, next, old_name))) {
 				count++;
-				if (copy) {
-					strbuf_add(&out, p, n);
-					add_header(&copied, nsec, nsub);
-					copying = 1;
-				} else if (new_name)
-					add_header(&out, nsec, nsub);
-				p += n;
-				continue;
+				if (!new_name) {
+					removing = 1;
+					p = next;
+					continue;
+				}
+				if (!copy) {
+					add_section_header(&out, new_name);
+					if (h + n < next) {
+						strbuf_addch(&out, '\t');
+						strbuf_add(&out, h + n, next - h - n);
+					}
+					p = next;
+					continue;
+				}
+				add_section_header(&copied, new_name);
 			}
+		} else if (removing) {
+			p = next;
+			continue;
+		} else if (copied.len) {
+			strbuf_add(&copied, p, next - p);
 		}
-		if (in_section && copy)
-			strbuf_add(&copied, p, n);
-		if (!in_section || new_name)
-			strbuf_add(&out, p, n);
-		p += n;
+		strbuf_add(&out, p, next - p);
+		p = next;
 	}
-	if (copying) {
+	if (copied.len) {
+		/* (git appends it to a last line without a newline) */
 		if (out.len && out.buf[out.len - 1] != '\n')
 			strbuf_addch(&out, '\n');
 		strbuf_addbuf(&out, &copied);
@@ -348,15 +398,9 @@ static int edit_section(const char *old_name, const char *new_name, int copy)
 	if (!ret)
 		ret = count;
 out:
-	free(sec);
-	free(sub);
-	free(nsec);
-	free(nsub);
 	free(pathdup);
 	strbuf_release(&in);
 	strbuf_release(&out);
-	strbuf_release(&sname);
-	strbuf_release(&ssub);
 	strbuf_release(&copied);
 	return ret;
 }
