@@ -15,6 +15,7 @@
 #include "lib/config-write.h"
 #include "lib/worktree.h"
 #include "lib/utf8-width.h"
+#include "remote/remote.h"
 #include <sys/stat.h>
 
 static const char *const branch_usage[] = {
@@ -603,6 +604,7 @@ static int find_tracked_cb(const char *key, const char *value, void *data)
 static int is_remote_tracking(const char *ref)
 {
 	struct remote_match m = { ref, STRBUF_INIT, STRBUF_INIT, 0 };
+	remote_config_check();
 	config_for_each(CONFIG_ALL, find_tracked_cb, &m);
 	strbuf_release(&m.remote);
 	strbuf_release(&m.src);
@@ -681,6 +683,7 @@ fail:
 static void setup_tracking(const char *new_ref, const char *orig_ref, int track, int quiet)
 {
 	struct remote_match m = { orig_ref, STRBUF_INIT, STRBUF_INIT, 0 };
+	remote_config_check();
 	if (track == TRACK_INHERIT) {
 		/* the start point's own branch.*.remote and .merge; without
 		 * them git warns and sets up nothing */
@@ -1099,6 +1102,7 @@ static int branch_change(int argc, const char **argv, int del, int rename, int c
 		const char *b;
 		struct object_id oid;
 		char *real;
+		remote_config_check();   /* git reads the remotes to find the branch */
 		if (!argc) {
 			if (detached)
 				die("could not set upstream of HEAD to %s when it does not point to any branch.",
@@ -1135,6 +1139,7 @@ static int branch_change(int argc, const char **argv, int del, int rename, int c
 		/* as git, "HEAD" and "" are the branch HEAD is on */
 		int on_head = argc == 1 && (!strcmp(argv[0], "HEAD") || !*argv[0]);
 		const char *v, *b;
+		remote_config_check();
 		if (on_head && detached && !*argv[0])
 			die("no such branch ''");
 		b = one_branch(on_head ? 0 : argc, argv, detached, head, &expanded,
@@ -1143,12 +1148,12 @@ static int branch_change(int argc, const char **argv, int del, int rename, int c
 		strbuf_addf(&buf, "branch.%s.merge", b);
 		if (!config_get(buf.buf, &v))
 			die("Branch '%s' has no upstream information", b);
-		config_set(buf.buf, NULL);
+		/* as git: .remote, then .merge; .pushremote stays */
 		strbuf_reset(&buf);
 		strbuf_addf(&buf, "branch.%s.remote", b);
 		config_set(buf.buf, NULL);
 		strbuf_reset(&buf);
-		strbuf_addf(&buf, "branch.%s.pushremote", b);
+		strbuf_addf(&buf, "branch.%s.merge", b);
 		config_set(buf.buf, NULL);
 		strbuf_release(&buf);
 		return 0;

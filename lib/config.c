@@ -137,9 +137,11 @@ static void parse_value(struct parser *ps, struct strbuf *val)
 			quoted = !quoted;
 			continue;
 		}
-		if (!quoted && (c == ' ' || c == '\t')) {
+		/* git keeps a run of blanks inside a value as spaces, one a
+		 * blank (a tab after a continuation line too) */
+		if (!quoted && isspace(c)) {
 			if (val->len)
-				strbuf_addch(val, c);
+				strbuf_addch(val, ' ');
 			continue;
 		}
 		strbuf_addch(val, c);

@@ -6,6 +6,7 @@
 #include "lib/versioncmp.h"
 #include "lib/sorted.h"
 #include "lib/utf8-width.h"
+#include "remote/remote.h"
 #include "lib/color.h"
 #include "refs/ref-object.h"
 #include "lib/config.h"
@@ -659,14 +660,18 @@ const char *branch_upstream(const char *branch, const char **remote, const char 
 {
 	static struct strbuf out = STRBUF_INIT;
 	struct strbuf key = STRBUF_INIT;
-	const char *r = NULL, *m = NULL, **fetch;
+	const char *r = NULL, *m = NULL, **fetch, **merges;
 	size_t n;
 	int found = 0;
+	remote_config_check();
 	strbuf_addf(&key, "branch.%s.remote", branch);
 	config_get(key.buf, &r);
 	strbuf_reset(&key);
+	/* git's upstream is the first branch.<name>.merge */
 	strbuf_addf(&key, "branch.%s.merge", branch);
-	config_get(key.buf, &m);
+	if (config_get_all(key.buf, &merges))
+		m = merges[0];
+	free(merges);
 	if (remote)
 		*remote = r;
 	if (merge)
@@ -824,6 +829,7 @@ static const char *branch_push(const char *b, const char **remote, int *explicit
 
 	if (!why)
 		why = &scratch;
+	remote_config_check();
 	strbuf_addf(&key, "branch.%s.pushremote", b);
 	if (!config_get(key.buf, &r) || !r) {
 		r = NULL;

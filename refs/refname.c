@@ -2,6 +2,7 @@
  * lookup rules (dwim) and their inverse (shortening). */
 #include "refs/refs-internal.h"
 #include "odb/oid-name.h"
+#include <ctype.h>
 
 /* 0 ordinary, 1 ends a component, 2 '.', 3 '{', 4 never allowed, 5 '*' */
 static unsigned char disposition(unsigned char c)
@@ -196,9 +197,25 @@ int refs_dwim(const char *name, size_t len, struct strbuf *full, struct object_i
 /* Does full match rule; if so, set *s, *n to the short part. */
 static int match_rule(const char *rule, const char *full, const char **s, size_t *n)
 {
-	const char *pct = strstr(rule, "%.*s");
+	const char *pct = strstr(rule, "%.*s"), *p, *e;
 	size_t pre = pct - rule, post = strlen(pct + 4), flen = strlen(full);
-	if (flen <= pre + post || strncmp(full, rule, pre) || strcmp(full + flen - post, pct + 4))
+	if (strncmp(full, rule, pre))
+		return 0;
+	/* git reads the name with sscanf's %s: past the rule's prefix,
+	 * blanks are skipped and the name ends at the next one, whatever
+	 * follows (a name with blanks can only come from the config) */
+	for (p = full + pre; *p && !isspace((unsigned char)*p); p++)
+		;
+	if (*p) {
+		for (p = full + pre; isspace((unsigned char)*p); p++)
+			;
+		for (e = p; *e && !isspace((unsigned char)*e); e++)
+			;
+		*s = p;
+		*n = e - p;
+		return e > p;
+	}
+	if (flen <= pre + post || strcmp(full + flen - post, pct + 4))
 		return 0;
 	*s = full + pre;
 	*n = flen - pre - post;

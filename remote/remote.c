@@ -129,3 +129,70 @@ void remote_config_release(struct remote_config *rc)
 	free(rc->name);
 	free(rc->url);
 }
+
+/* A variable git's remote machinery stores as a string: a name with no
+ * value is refused. */
+static void need_value(const char *key, const char *value)
+{
+	if (!value) {
+		error("missing value for '%s'", key);
+		config_die_bad_variable();
+	}
+}
+
+static int check_remote_var(const char *key, const char *value, void *data)
+{
+	static const char *const strings[] = { "url", "pushurl", "push", "fetch", "receivepack",
+		"uploadpack", "tagopt", "proxy", "proxyauthmethod", "vcs", NULL };
+	static const char *const bools[] = { "mirror", "skipdefaultupdate", "skipfetchall", "prune",
+		"prunetags", NULL };
+	const char *rest, *var;
+	(void)data;
+
+	if (skip_prefix(key, "branch.", &rest)) {
+		if (!(var = strrchr(rest, '.')))
+			return 0;
+		if (var == rest)
+			config_die_bad_variable();   /* [branch ""] */
+		var++;
+		if (!strcmp(var, "remote") || !strcmp(var, "pushremote") || !strcmp(var, "merge"))
+			need_value(key, value);
+		return 0;
+	}
+	if (skip_prefix(key, "url.", &rest)) {
+		if ((var = strrchr(rest, '.')) &&
+		    (!strcmp(var + 1, "insteadof") || !strcmp(var + 1, "pushinsteadof")))
+			need_value(key, value);
+		return 0;
+	}
+	if (!skip_prefix(key, "remote.", &rest))
+		return 0;
+	if (!(var = strrchr(rest, '.'))) {
+		if (!strcmp(rest, "pushdefault"))
+			need_value(key, value);
+		return 0;
+	}
+	if (*rest == '/') {
+		/* git names the rest of the key here, the variable too */
+		warning("config remote shorthand cannot begin with '/': %s", rest);
+		return 0;
+	}
+	var++;
+	for (size_t i = 0; strings[i]; i++)
+		if (!strcmp(var, strings[i]))
+			need_value(key, value);
+	for (size_t i = 0; bools[i]; i++)
+		if (!strcmp(var, bools[i]))
+			config_parse_bool(key, value);
+	return 0;
+}
+
+void remote_config_check(void)
+{
+	static int checked;
+
+	if (checked)
+		return;
+	checked = 1;
+	config_for_each(CONFIG_ALL, check_remote_var, NULL);
+}

@@ -25,6 +25,13 @@ struct remote_config {
 void remote_config_get(const char *dest, struct remote_config *rc);
 void remote_config_release(struct remote_config *rc);
 
+/* Once a run, before the first look at a branch's upstream, push remote or
+ * a remote's refspecs: the branch.*, url.* and remote.* variables as git's
+ * remote machinery reads them, with its refusals (a string variable
+ * without a value, a bad boolean, an empty branch subsection: fatal, where
+ * the variable was set) and its warning for a remote named "/...". */
+void remote_config_check(void);
+
 /* Parse one fetch refspec; 0, or -1 if it is invalid. */
 int refspec_parse(const char *spec, struct refspec_item *out);
 void refspec_release(struct refspec_item *it);

@@ -1,0 +1,82 @@
+#!/bin/sh
+# branch and for-each-ref beside git over hand-written configs: renamed,
+# copied and removed [branch] sections (headers matched byte for byte,
+# what follows a header on its line), upstreams read as git's remote
+# code reads them (the first .merge, values with blanks, and its
+# refusals), and --unset-upstream.
+. "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIRECTORY/lib-ref-change.sh"
+
+test_expect_success 'setup' '
+	git init -q base && cd base &&
+	test_commit one && test_commit two &&
+	for b in a b c d.e x/y q; do git branch "$b" || return 1; done &&
+	git update-ref refs/remotes/origin/main HEAD &&
+	git update-ref refs/remotes/origin/other HEAD~1 &&
+	cp .git/config ../config.base
+'
+
+# with_config TEXT CMD...: compare_change on base with TEXT (printf
+# format) appended to its config
+with_config() {
+	text=$1
+	shift
+	rm -rf orig && cp -a base orig &&
+	printf "$text" >>orig/.git/config &&
+	compare_change "$@"
+}
+
+test_expect_success 'sections renamed, copied and removed as git edits them' '
+	for cfg in \
+		"[BRANCH \"b\"]\n\tRemote = origin\n\tMERGE = refs/heads/main\n" \
+		"[branch.b]\n\tremote = origin\n\tmerge = refs/heads/main\n" \
+		"\t[branch \"b\"]   # indented\n\t\tremote = origin\n" \
+		"[branch \"b\"] remote = origin\n" \
+		"[branch \"b\"]\n\tremote = origin\n[other]\n\tkey = v\n[branch \"b\"]\n\tmerge = refs/heads/main\n" \
+		"[branch   \"b\"  ]\n\tremote = origin\n" \
+		"[branch \"\\\\b\"]\n\tremote = origin\n"; do
+		for cmd in "-m b new" "-M b a" "-c b new" "-C b q" "-D b"; do
+			with_config "$cfg" branch $cmd ||
+				{ echo "config: $cfg; branch $cmd"; return 1; }
+		done
+	done
+'
+
+test_expect_success 'upstreams: the first .merge, the last .remote, values with blanks' '
+	for cfg in \
+		"[branch \"a\"]\n\tremote = .\n\tmerge = refs/heads/b\n\tmerge = refs/heads/c\n" \
+		"[branch \"c\"]\n\tremote = .\n\tmerge = refs/heads/main\\\\\n\tcont\n" \
+		"[branch \"c\"]\n\tremote = origin\n\tmerge = refs/heads/main\n\tremote = .\n"; do
+		for cmd in "branch -vv" "for-each-ref --format=%%(refname)|%%(upstream)|%%(upstream:short)|%%(upstream:remotename)" \
+			"branch --unset-upstream a" "branch --unset-upstream c"; do
+			with_config "$cfg" $cmd || { echo "config: $cfg; $cmd"; return 1; }
+		done
+	done
+'
+
+test_expect_success 'what git refuses where it reads the remotes, and only there' '
+	for cfg in \
+		"[branch \"c\"]\n\tmerge\n" \
+		"[branch \"c\"]\n\tremote\n" \
+		"[branch \"c\"]\n\tpushremote\n" \
+		"[branch \"\"]\n\tremote = origin\n" \
+		"[remote \"origin\"]\n\tfetch\n" \
+		"[remote \"origin\"]\n\tprune = maybe\n" \
+		"[remote \"/x\"]\n\turl = u\n" \
+		"[remote]\n\tpushdefault\n" \
+		"[url \"u\"]\n\tinsteadOf\n"; do
+		for cmd in "branch" "branch -v" "branch -vv" "branch -d a" "branch -D a" \
+			"branch --unset-upstream a" "branch -u origin/main a" "branch new a" \
+			"branch new origin/main" "branch -m a new" \
+			"for-each-ref --format=%%(upstream)" "for-each-ref --format=%%(push)"; do
+			with_config "$cfg" $cmd || { echo "config: $cfg; $cmd"; return 1; }
+		done
+	done
+'
+
+test_expect_success '--unset-upstream leaves .pushremote' '
+	with_config "[branch \"a\"]\n\tremote = .\n\tmerge = refs/heads/b\n\tpushremote = origin\n" \
+		branch --unset-upstream a
+'
+
+test_done
