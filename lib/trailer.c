@@ -10,13 +10,123 @@
  * even among other lines. */
 static const char *const generated[] = { "Signed-off-by: ", "(cherry picked from commit " };
 
-/* Where "token:" ends (the separator), or -1: the token is letters,
- * digits and '-', and may be followed by blanks before the ':'. */
+/*
+ * The trailer config, read once before the first message is looked at,
+ * as git reads it: trailer.separators (the characters that may end a
+ * token, ":" by default), and the tokens of trailer.<name>.* in config
+ * order. A line starting with such a token counts as git's own lines do
+ * when the block is judged, and one that has trailer.<name>.key is
+ * printed (and filtered) under that key.
+ */
+struct trailer_token {
+	char *name, *key;
+};
+
+static struct {
+	int loaded;
+	const char *separators;
+	struct trailer_token *tokens;
+	size_t nr, alloc;
+} conf = { 0, ":", NULL, 0, 0 };
+
+static void warn_unknown(const char *key, const char *value, const char *const *known)
+{
+	for (size_t i = 0; value && known[i]; i++)
+		if (!strcasecmp(value, known[i]))
+			return;
+	if (value)
+		warning("unknown value '%s' for key '%s'", value, key);
+}
+
+static int trailer_config(const char *key, const char *value, void *data)
+{
+	static const char *const where[] = { "after", "before", "end", "start", NULL };
+	static const char *const ifexists[] = { "addIfDifferentNeighbor", "addIfDifferent", "add",
+						"replace", "doNothing", NULL };
+	static const char *const ifmissing[] = { "doNothing", "add", NULL };
+	const char *rest, *var;
+	struct trailer_token *t = NULL;
+	(void)data;
+
+	if (!skip_prefix(key, "trailer.", &rest))
+		return 0;
+	if (!(var = strrchr(rest, '.'))) {
+		if (!strcmp(rest, "separators")) {
+			if (!value) {
+				error("missing value for '%s'", key);
+				config_die_bad_variable();
+			}
+			conf.separators = xstrdup(value);
+		} else if (!strcmp(rest, "where")) {
+			warn_unknown(key, value, where);
+		} else if (!strcmp(rest, "ifexists")) {
+			warn_unknown(key, value, ifexists);
+		} else if (!strcmp(rest, "ifmissing")) {
+			warn_unknown(key, value, ifmissing);
+		}
+		return 0;
+	}
+	var++;
+	if (strcmp(var, "key") && strcmp(var, "command") && strcmp(var, "cmd") &&
+	    strcmp(var, "where") && strcmp(var, "ifexists") && strcmp(var, "ifmissing"))
+		return 0;
+	for (size_t i = 0; i < conf.nr; i++)
+		if (strlen(conf.tokens[i].name) == (size_t)(var - 1 - rest) &&
+		    !strncasecmp(conf.tokens[i].name, rest, (size_t)(var - 1 - rest)))
+			t = &conf.tokens[i];
+	if (!t) {
+		ALLOC_GROW(conf.tokens, conf.nr + 1, conf.alloc);
+		t = &conf.tokens[conf.nr++];
+		t->name = xstrndup(rest, (size_t)(var - 1 - rest));
+		t->key = NULL;
+	}
+	if (!strcmp(var, "where")) {
+		warn_unknown(key, value, where);
+	} else if (!strcmp(var, "ifexists")) {
+		warn_unknown(key, value, ifexists);
+	} else if (!strcmp(var, "ifmissing")) {
+		warn_unknown(key, value, ifmissing);
+	} else {
+		if (!strcmp(var, "key") && t->key)
+			warning("more than one %s", key);
+		if (!value) {
+			error("missing value for '%s'", key);
+			config_die_bad_variable();
+		}
+		if (!strcmp(var, "key"))
+			t->key = xstrdup(value);
+	}
+	return 0;
+}
+
+static void load_config(void)
+{
+	if (conf.loaded)
+		return;
+	conf.loaded = 1;
+	config_for_each(CONFIG_ALL, trailer_config, NULL);
+}
+
+/* The configured token tok[0..n) starts, by git's rule: the first n
+ * characters of its name or of its key, in any case. */
+static const struct trailer_token *token_of(const char *tok, size_t n)
+{
+	for (size_t i = 0; i < conf.nr; i++) {
+		const struct trailer_token *t = &conf.tokens[i];
+		if (!strncasecmp(tok, t->name, n) || (t->key && !strncasecmp(tok, t->key, n)))
+			return t;
+	}
+	return NULL;
+}
+
+/* Where "token:" ends (the separator, one of trailer.separators), or
+ * -1: the token is letters, digits and '-', and may be followed by
+ * blanks before the separator. */
 static ssize_t separator_at(const char *p, const char *end)
 {
 	int blank = 0;
 	for (const char *c = p; c < end && *c != '\n'; c++) {
-		if (*c == ':')
+		if (*c && strchr(conf.separators, *c))
 			return c - p;
 		if (!blank && (isalnum((unsigned char)*c) || *c == '-'))
 			continue;
@@ -106,6 +216,7 @@ static size_t block_start(const char *msg, size_t len)
 	for (l = line_before(msg, len); ; l = line_before(msg, l)) {
 		const char *bol = msg + l;
 		int is_generated = 0;
+		ssize_t sep;
 		if (l < title_end)
 			break;
 		if (*bol == '#') {
@@ -127,9 +238,11 @@ static size_t block_start(const char *msg, size_t len)
 				trailers++;
 				cont = 0;
 				git_line = 1;
-			} else if (separator_at(bol, end) >= 1 && !isspace((unsigned char)*bol)) {
+			} else if ((sep = separator_at(bol, end)) >= 1 && !isspace((unsigned char)*bol)) {
 				trailers++;
 				cont = 0;
+				if (token_of(bol, (size_t)sep))
+					git_line = 1;
 			} else if (isspace((unsigned char)*bol)) {
 				cont++;
 			} else {
@@ -303,6 +416,18 @@ static void one_trailer(struct strbuf *out, const char *t, size_t tn, const stru
 	}
 	kn = (size_t)sep;
 	k = trim(t, &kn);
+	{
+		/* a configured token is printed as its key; git matches it on
+		 * the token without the non-alphanumerics it ends with */
+		size_t n = kn;
+		const struct trailer_token *ct;
+		while (n && !isalnum((unsigned char)k[n - 1]))
+			n--;
+		if ((ct = token_of(k, n)) && ct->key) {
+			k = ct->key;
+			kn = strlen(k);
+		}
+	}
 	vn = tn - (size_t)sep - 1;
 	v = trim(t + sep + 1, &vn);
 	if (!wanted(o, k, kn))
@@ -341,7 +466,10 @@ static void one_trailer(struct strbuf *out, const char *t, size_t tn, const stru
 
 void trailer_format(struct strbuf *out, const char *msg, size_t len, const struct trailer_opts *o)
 {
-	size_t end = message_end(msg, len), start = block_start(msg, end), origin = out->len;
+	size_t end, start, origin = out->len;
+	load_config();
+	end = message_end(msg, len);
+	start = block_start(msg, end);
 	const char *p = msg + start, *e = msg + end;
 
 	if (!o->only && !o->unfold && !o->separator && !o->kv_separator && !o->key_only &&

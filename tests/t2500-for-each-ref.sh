@@ -172,6 +172,22 @@ do
 	'
 done
 
+test_expect_success 'trailer config: separators, token keys, and its warnings' '
+	cd trl &&
+	printf "Sub\n\nbody\n\nsign: S <s@x>\nfix #7\nFixes= 9\nKey: v\n" >msg &&
+	git commit -q --allow-empty --cleanup=verbatim -F msg && git branch alias &&
+	for c in "trailer.separators=:#" "trailer.sign.key=Signed-off-by" "trailer.separators==" \
+		"trailer.separators=:=#" "trailer.fix.key=Fixes" "trailer.signature.where=end" \
+		"trailer.x.where=bogus" "trailer.where=nowhere" "trailer.ifexists=bad" \
+		"trailer.s.key=K1 -c trailer.S.key=K2"; do
+		for f in "%(trailers)" "%(trailers:key=Signed-off-by)" "%(trailers:only)" \
+			"%(trailers:unfold,only)" "%(trailers:key=sign)"; do
+			eval "compare_git -c $c for-each-ref --format=\"[\$f]\"" ||
+				{ echo "-c $c, $f"; return 1; }
+		done
+	done
+'
+
 test_expect_success 'colour: color.ui, TERM and a pager git started' '
 	cd r && f="--format=%(color:red)%(refname)%(color:reset)" &&
 	compare_git -c color.ui=always for-each-ref "$f" &&
