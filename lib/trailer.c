@@ -56,7 +56,9 @@ static int trailer_config(const char *key, const char *value, void *data)
 				error("missing value for '%s'", key);
 				config_die_bad_variable();
 			}
-			conf.separators = xstrdup(value);
+			static char *owned;
+			free(owned);
+			conf.separators = owned = xstrdup(value);
 		} else if (!strcmp(rest, "where")) {
 			warn_unknown(key, value, where);
 		} else if (!strcmp(rest, "ifexists")) {
@@ -93,8 +95,10 @@ static int trailer_config(const char *key, const char *value, void *data)
 			error("missing value for '%s'", key);
 			config_die_bad_variable();
 		}
-		if (!strcmp(var, "key"))
+		if (!strcmp(var, "key")) {
+			free(t->key);
 			t->key = xstrdup(value);
+		}
 	}
 	return 0;
 }
