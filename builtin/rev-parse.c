@@ -165,10 +165,24 @@ static int is_inside_work_tree(void)
 	return r;
 }
 
+/* As git: where the git dir was named by GIT_DIR (or set up as if), its
+ * name as kept is compared with the directory the command runs in (after
+ * setup moved to the work tree), so a relative one is never "inside". */
 static int is_inside_git_dir(void)
 {
-	char *gd = real_path(the_repo.gitdir);
-	int r = path_inside(orig_cwd, gd);
+	char *gd;
+	int r;
+
+	if (the_repo.explicit_gitdir) {
+		struct strbuf sb = STRBUF_INIT;
+		if (strbuf_getcwd(&sb) < 0)
+			die_errno("unable to get current working directory");
+		r = the_repo.gitdir[0] == '/' && path_inside(sb.buf, the_repo.gitdir);
+		strbuf_release(&sb);
+		return r;
+	}
+	gd = real_path(the_repo.gitdir);
+	r = path_inside(orig_cwd, gd);
 	free(gd);
 	return r;
 }
@@ -275,7 +289,7 @@ static void print_git_dir(void)
 static void print_common_dir(void)
 {
 	const char *cd = the_repo.commondir, *rest, *p = the_repo.prefix;
-	if (getenv("GIT_DIR") && !strcmp(cd, the_repo.gitdir)) {
+	if (the_repo.explicit_gitdir && !strcmp(cd, the_repo.gitdir)) {
 		print_git_dir();
 		return;
 	}

@@ -356,6 +356,7 @@ static void respell_gitdir(const char *gitdir)
 static int setup_explicit(const char *gitdir_env)
 {
 	struct format_check fc;
+	the_repo.explicit_gitdir = 1;
 	const char *wt = getenv("GIT_WORK_TREE");
 	struct stat st;
 	char *from_file = NULL;
@@ -373,7 +374,10 @@ static int setup_explicit(const char *gitdir_env)
 	free(from_file);
 	gitdir_env = the_repo.gitdir;
 	check_repository_format(&fc);
-	if (!wt)
+	/* GIT_WORK_TREE first, then core.bare, then core.worktree */
+	if (!wt && fc.bare == 1 && fc.worktree)
+		warning("core.bare and core.worktree do not make sense");
+	if (!wt && fc.bare != 1)
 		wt = fc.worktree;
 	if (wt) {
 		struct strbuf abs = STRBUF_INIT, cwd = STRBUF_INIT;
@@ -424,6 +428,28 @@ static int setup_explicit(const char *gitdir_env)
 	return 0;
 }
 
+/* As git: a repository found by discovery is set up as if GIT_DIR named
+ * it when GIT_WORK_TREE or its core.worktree gives the work tree. The
+ * caller has not left the directory it started in. */
+static int setup_discovered_explicit(struct format_check *fc)
+{
+	char *gitdir = xstrdup(the_repo.gitdir);
+	int ret;
+
+	strbuf_release(&fc->unknown);
+	free(fc->worktree);
+	free(the_repo.gitdir);
+	free(the_repo.commondir);
+	free(the_repo.objdir);
+	free(the_repo.worktree);
+	the_repo.gitdir = the_repo.commondir = the_repo.objdir = the_repo.worktree = NULL;
+	the_repo.bare = 0;
+	worktree_is_cwd = 0;
+	ret = setup_explicit(gitdir);
+	free(gitdir);
+	return ret;
+}
+
 int setup_git_directory_gently(void)
 {
 	struct strbuf cwd = STRBUF_INIT, path = STRBUF_INIT;
@@ -447,6 +473,8 @@ int setup_git_directory_gently(void)
 		worktree_is_cwd = 1;
 		ensure_ownership(NULL, ".", ".git", &st);
 		check_repository_format(&fc);
+		if (getenv("GIT_WORK_TREE") || fc.worktree)
+			return setup_discovered_explicit(&fc);
 		if (fc.bare == 1) {
 			/* core.bare = true in a .git directory: treat as bare */
 			worktree_is_cwd = 0;
@@ -521,6 +549,11 @@ int setup_git_directory_gently(void)
 			respell_gitdir(".git");
 	}
 	check_repository_format(&fc);
+	if (getenv("GIT_WORK_TREE") || fc.worktree) {
+		strbuf_release(&cwd);
+		strbuf_release(&path);
+		return setup_discovered_explicit(&fc);
+	}
 	if (fc.bare == 1 && !the_repo.bare) {
 		/* core.bare = true in a .git directory: treat as bare */
 		free(the_repo.worktree);

@@ -11,6 +11,10 @@ struct repository {
 	char *worktree;   /* use repo_worktree(): filled when first asked */
 	char *prefix;     /* cwd below the work tree top, "a/b/", or NULL */
 	int bare;
+	/* set up as GIT_DIR names one (GIT_DIR, or a discovered one with
+	 * GIT_WORK_TREE or core.worktree): git keeps such a git dir as named,
+	 * absolute once it moved to the work tree */
+	int explicit_gitdir;
 	int format_version;
 	/* HEAD's bytes as read while validating the repository (saves the
 	 * refs code a second open); valid until this process writes HEAD. */

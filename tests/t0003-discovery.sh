@@ -144,4 +144,20 @@ test_expect_success 'a linked worktree of a bare repository is not bare' '
 	(cd bare-linked && compare_git rev-parse --is-bare-repository --show-toplevel)
 '
 
+test_expect_success 'a discovered repository with GIT_WORK_TREE or core.worktree is set up as GIT_DIR would be' '
+	git init -q wt-r && (cd wt-r && test_commit one && mkdir -p sub/deep) &&
+	git clone -q --bare wt-r wt-bare.git && mkdir -p wt-plain/dir &&
+	git init -q wt-cw && git -C wt-cw config core.worktree "$TRASH/wt-plain" &&
+	git init -q wt-cb && git -C wt-cb config core.worktree "$TRASH/wt-plain" &&
+	git -C wt-cb config core.bare true &&
+	for d in wt-r wt-r/sub/deep wt-r/.git wt-r/.git/refs wt-bare.git wt-cw wt-cw/.git wt-cb wt-cb/.git; do
+		for wt in "" "$TRASH/wt-r" "$TRASH/wt-plain"; do
+			(cd $d && if test -n "$wt"; then export GIT_WORK_TREE="$wt"; fi &&
+			 compare_git rev-parse --git-dir --git-common-dir --show-toplevel --show-prefix \
+				--show-cdup --is-inside-work-tree --is-inside-git-dir --is-bare-repository) ||
+				{ echo "in $d, GIT_WORK_TREE=$wt"; return 1; }
+		done
+	done
+'
+
 test_done
