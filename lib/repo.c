@@ -230,6 +230,7 @@ static void check_repository_format(struct format_check *fc)
 		free(fc->worktree);
 		fc->worktree = NULL;
 	}
+	the_repo.core_bare = fc->bare;
 	if (fc->version > 1)
 		die("Expected git repo version <= 1, found %ld", fc->version);
 	if (fc->version == 1) {
@@ -580,6 +581,11 @@ not_found:
 	strbuf_release(&cwd);
 	strbuf_release(&path);
 	return -1;
+}
+
+int repo_is_bare(void)
+{
+	return the_repo.core_bare != 0 && !repo_worktree();
 }
 
 const char *repo_worktree(void)

@@ -15,6 +15,9 @@ struct repository {
 	 * GIT_WORK_TREE or core.worktree): git keeps such a git dir as named,
 	 * absolute once it moved to the work tree */
 	int explicit_gitdir;
+	/* core.bare of the repository's own config: -1 unset, 0 or 1 (a
+	 * linked worktree ignores the shared one) */
+	int core_bare;
 	int format_version;
 	/* HEAD's bytes as read while validating the repository (saves the
 	 * refs code a second open); valid until this process writes HEAD. */
@@ -35,6 +38,10 @@ void setup_git_directory_own_config(void);
 /* setup_git_directory(), but returns -1 instead of dying when no
  * repository is found. */
 int setup_git_directory_gently(void);
+
+/* git's is_bare_repository(): no work tree, and core.bare not false.
+ * (A git dir entered directly is not bare when its core.bare says so.) */
+int repo_is_bare(void);
 
 /* The absolute top of the work tree; NULL when bare. */
 const char *repo_worktree(void);

@@ -149,7 +149,7 @@ int worktree_is_bare(const struct worktree *wt)
 {
 	if (wt->id)
 		return 0;
-	return (wt->is_current && the_repo.bare) || config_get_bool("core.bare", 0) == 1;
+	return (wt->is_current && repo_is_bare()) || config_get_bool("core.bare", 0) == 1;
 }
 
 /* A branch named in a state file, as git's status reads it: refs/heads/

@@ -129,7 +129,7 @@ static int log_all_updates(void)
 			return 2;
 		return config_parse_bool("core.logallrefupdates", v);
 	}
-	return !the_repo.bare;
+	return !repo_is_bare();
 }
 
 int should_autocreate_reflog(const char *name)
@@ -641,11 +641,11 @@ int ref_update_remove(struct ref_update *u, struct strbuf *err)
 	strbuf_release(&path);
 	log_gone = !(u->flags & REF_KEEP_LOG) && !delete_reflog(u->real);
 
-	if (u->via && u->exists)
+	/* as git: HEAD's log follows its branch to its end, even one that
+	 * was not there (an unborn branch: null to null) */
+	if (u->via)
 		reflog_append(u->name, &u->cur, &null_oid, u->msg, 0);
-	/* as git: HEAD's log follows its branch, to its end */
-	if (u->exists)
-		log_head_too(u->real, u->via ? u->name : NULL, &u->cur, &null_oid, u->msg);
+	log_head_too(u->real, u->via ? u->name : NULL, &u->cur, &null_oid, u->msg);
 	lock_file_rollback(u->lk);
 	prune_dirs(u->real, log_gone);
 	refs_invalidate();
