@@ -257,9 +257,13 @@ static const char *const local_env[] = {
 	"GIT_COMMON_DIR",
 };
 
-static int show_reference(const struct ref_entry *ref, void *data UNUSED)
+/* data: the prefix git's iteration takes off the names (--branches gives
+ * "main", --all "refs/heads/main"), as --symbolic then prints them */
+static int show_reference(const struct ref_entry *ref, void *data)
 {
-	show_rev(NORMAL, &ref->oid, NULL);
+	const char *name = ref->name;
+	skip_prefix(name, data, &name);
+	show_rev(NORMAL, &ref->oid, name);
 	return 0;
 }
 
@@ -444,19 +448,19 @@ int cmd_rev_parse(int argc, const char **argv)
 				continue;
 			}
 			if (!strcmp(arg, "--all")) {
-				refs_for_each("refs/", 0, show_reference, NULL);
+				refs_for_each("refs/", 0, show_reference, "");
 				continue;
 			}
 			if (!strcmp(arg, "--branches")) {
-				refs_for_each("refs/heads/", 0, show_reference, NULL);
+				refs_for_each("refs/heads/", 0, show_reference, "refs/heads/");
 				continue;
 			}
 			if (!strcmp(arg, "--tags")) {
-				refs_for_each("refs/tags/", 0, show_reference, NULL);
+				refs_for_each("refs/tags/", 0, show_reference, "refs/tags/");
 				continue;
 			}
 			if (!strcmp(arg, "--remotes")) {
-				refs_for_each("refs/remotes/", 0, show_reference, NULL);
+				refs_for_each("refs/remotes/", 0, show_reference, "refs/remotes/");
 				continue;
 			}
 			if (!strcmp(arg, "--show-toplevel")) {

@@ -253,4 +253,12 @@ test_expect_success 'outside any repository' '
 	compare_git rev-parse --local-env-vars
 '
 
+test_expect_success '--all, --branches, --tags and --remotes with --symbolic, --symbolic-full-name, --abbrev-ref' '
+	for mode in --symbolic --symbolic-full-name --abbrev-ref --short ""; do
+		for which in --all --branches --tags --remotes "--not --branches"; do
+			compare_git rev-parse $mode $which || { echo "$mode $which"; return 1; }
+		done
+	done
+'
+
 test_done
