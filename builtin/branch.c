@@ -625,58 +625,78 @@ static void upstream_failure_hint(const char *branch, const char *upstream)
 		"hint:   git branch --set-upstream-to=%s\n", upstream);
 }
 
-static void install_branch_config(const char *local_, const char *origin_, const char *merge_,
-				  int quiet)
+/* branch.<local>.remote (origin, or "." for NULL) and .merge, one value
+ * a ref of merges (several when --track=inherit copies them), as git
+ * writes and reports them. */
+static void install_branch_config(const char *local_, const char *origin_,
+				  const char *const *merges_, size_t n, int quiet)
 {
 	/* config values die with the next write: keep copies */
 	char *local = xstrdup(local_), *origin = origin_ ? xstrdup(origin_) : NULL;
-	char *merge = xstrdup(merge_);
+	char **merges = xcalloc(n, sizeof(*merges));
 	struct strbuf key = STRBUF_INIT, friendly = STRBUF_INIT;
 	const char *shortname = NULL, *v;
 	int rebasing = 0;
-	if (skip_prefix(merge, "refs/heads/", &shortname) && !strcmp(local, shortname) && !origin) {
-		warning("not setting branch '%s' as its own upstream", local);
-		free(local);
-		free(merge);
-		return;
-	}
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		merges[i] = xstrdup(merges_[i]);
+	for (i = 0; !origin && i < n; i++)
+		if (skip_prefix(merges[i], "refs/heads/", &shortname) && !strcmp(local, shortname)) {
+			warning("not setting branch '%s' as its own upstream", local);
+			goto out;
+		}
 	if (config_get("branch.autosetuprebase", &v) && v) {
 		if (!strcmp(v, "always") || (!strcmp(v, "local") && !origin) ||
 		    (!strcmp(v, "remote") && origin))
 			rebasing = 1;
 	}
+	if (rebasing && n > 1)
+		die("cannot inherit upstream tracking configuration of multiple refs when rebasing is requested");
 	strbuf_addf(&key, "branch.%s.remote", local);
 	if (config_set_or_die(key.buf, origin ? origin : ".") < 0)
 		goto fail;
 	strbuf_reset(&key);
 	strbuf_addf(&key, "branch.%s.merge", local);
-	if (config_set(key.buf, NULL) < 0 || config_add(key.buf, merge) < 0)
+	if (config_set(key.buf, NULL) < 0)
 		goto fail;
+	for (i = 0; i < n; i++)
+		if (config_add(key.buf, merges[i]) < 0)
+			goto fail;
 	if (rebasing) {
 		strbuf_reset(&key);
 		strbuf_addf(&key, "branch.%s.rebase", local);
 		if (config_set(key.buf, "true") < 0)
 			goto fail;
 	}
-	if (!quiet) {
-		const char *s = merge;
+	if (!quiet && n > 1)
+		printf("branch '%s' set up to track:\n", local);
+	for (i = 0; !quiet && i < n; i++) {
+		const char *s = merges[i];
 		skip_prefix(s, "refs/heads/", &s);
+		strbuf_reset(&friendly);
 		if (origin)
 			strbuf_addf(&friendly, "%s/%s", origin, s);
 		else
 			strbuf_addstr(&friendly, s);
-		printf(rebasing ? "branch '%s' set up to track '%s' by rebasing.\n"
-				: "branch '%s' set up to track '%s'.\n", local, friendly.buf);
+		if (n > 1)
+			printf("  %s\n", friendly.buf);
+		else
+			printf(rebasing ? "branch '%s' set up to track '%s' by rebasing.\n"
+					: "branch '%s' set up to track '%s'.\n", local, friendly.buf);
 	}
+out:
 	strbuf_release(&key);
 	strbuf_release(&friendly);
+	for (i = 0; i < n; i++)
+		free(merges[i]);
+	free(merges);
 	free(local);
 	free(origin);
-	free(merge);
 	return;
 fail:
 	error("unable to write upstream branch configuration");
-	upstream_failure_hint(local, origin ? xstrfmt("%s/%s", origin, merge) : merge);
+	upstream_failure_hint(local, origin ? xstrfmt("%s/%s", origin, merges[0]) : merges[0]);
 	exit(1);
 }
 
@@ -687,23 +707,25 @@ static void setup_tracking(const char *new_ref, const char *orig_ref, int track,
 	if (track == TRACK_INHERIT) {
 		/* the start point's own branch.*.remote and .merge; without
 		 * them git warns and sets up nothing */
-		const char *b = orig_ref, *r, *mg;
+		const char *b = orig_ref, *r, **mg;
 		struct strbuf k = STRBUF_INIT;
+		size_t n;
 		skip_prefix(orig_ref, "refs/heads/", &b);
 		strbuf_addf(&k, "branch.%s.remote", b);
 		if (!config_get(k.buf, &r))
 			r = NULL;
 		strbuf_reset(&k);
 		strbuf_addf(&k, "branch.%s.merge", b);
-		if (!config_get(k.buf, &mg))
-			mg = NULL;
+		n = config_get_all(k.buf, &mg);
 		strbuf_release(&k);
+		/* copied as they are: a remote of "." is named in the report */
 		if (!r)
 			warning("asked to inherit tracking from '%s', but no remote is set", b);
-		else if (!mg || !*mg)
+		else if (!n || !mg[0])
 			warning("asked to inherit tracking from '%s', but no merge configuration is set", b);
 		else
-			install_branch_config(new_ref, strcmp(r, ".") ? r : NULL, mg, quiet);
+			install_branch_config(new_ref, r, mg, n, quiet);
+		free(mg);
 		goto out;
 	}
 	config_for_each(CONFIG_ALL, find_tracked_cb, &m);
@@ -716,8 +738,10 @@ static void setup_tracking(const char *new_ref, const char *orig_ref, int track,
 		if (!m.matches || !tail || strcmp(tail + 1, new_ref))
 			goto out;
 	}
-	install_branch_config(new_ref, m.matches ? m.remote.buf : NULL,
-			      m.matches ? m.src.buf : orig_ref, quiet);
+	{
+		const char *src = m.matches ? m.src.buf : orig_ref;
+		install_branch_config(new_ref, m.matches ? m.remote.buf : NULL, &src, 1, quiet);
+	}
 out:
 	strbuf_release(&m.remote);
 	strbuf_release(&m.src);

@@ -74,6 +74,18 @@ test_expect_success 'what git refuses where it reads the remotes, and only there
 	done
 '
 
+test_expect_success '--track=inherit copies every .merge and names a remote of "." as git does' '
+	for cfg in \
+		"[branch \"a\"]\n\tremote = .\n\tmerge = refs/heads/b\n\tmerge = refs/heads/c\n" \
+		"[branch \"a\"]\n\tremote = origin\n\tmerge = refs/heads/x\n\tmerge = refs/heads/y\n" \
+		"[branch \"a\"]\n\tremote = .\n\tmerge = refs/heads/b\n[branch]\n\tautosetuprebase = remote\n" \
+		"[branch \"a\"]\n\tremote = .\n\tmerge = refs/heads/new\n" \
+		"[branch \"a\"]\n\tremote = .\n\tmerge = refs/heads/b\n\tmerge = refs/heads/c\n[branch]\n\tautosetuprebase = always\n" \
+		"[branch \"a\"]\n\tremote = .\n\tmerge =\n\tmerge = refs/heads/c\n"; do
+		with_config "$cfg" branch --track=inherit new a || { echo "config: $cfg"; return 1; }
+	done
+'
+
 test_expect_success '--unset-upstream leaves .pushremote' '
 	with_config "[branch \"a\"]\n\tremote = .\n\tmerge = refs/heads/b\n\tpushremote = origin\n" \
 		branch --unset-upstream a
