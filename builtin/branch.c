@@ -137,41 +137,6 @@ static int grab_switch(const struct object_id *o, const struct object_id *n, con
 	return 0;
 }
 
-/* What git makes of the file naming the branch a rebase or bisect started
- * on: a branch without refs/heads/, another ref whole, an object id
- * abbreviated, other text as it is; NULL for no file, an empty one, or
- * the rebase of a detached HEAD. Only newlines are trimmed. */
-static char *state_branch(const char *file)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct object_id oid;
-	const char *b;
-
-	if (strbuf_read_file(&sb, git_path("%s", file), 64) > 0) {
-		while (sb.len && sb.buf[sb.len - 1] == '\n')
-			strbuf_setlen(&sb, sb.len - 1);
-		if (skip_prefix(sb.buf, "refs/heads/", &b)) {
-			char *name = xstrdup(b);
-			strbuf_release(&sb);
-			return name;
-		}
-		if (!starts_with(sb.buf, "refs/") && !get_oid_hex(sb.buf, &oid)) {
-			strbuf_reset(&sb);
-			strbuf_addstr(&sb, odb_abbrev(&oid, 0));
-		}
-		if (sb.len && strcmp(sb.buf, "detached HEAD"))
-			return strbuf_detach(&sb, NULL);
-	}
-	strbuf_release(&sb);
-	return NULL;
-}
-
-static int path_exists(const char *path)
-{
-	struct stat st;
-	return !stat(path, &st);
-}
-
 /* The line of a detached HEAD, as git words it: a rebase in progress
  * first (rebase-apply/ without "applying" is a rebase, with it git am),
  * then a bisect, whose start also names the branch of a rebase, then the
@@ -181,26 +146,29 @@ static char *head_description(void)
 	struct strbuf desc = STRBUF_INIT, full = STRBUF_INIT;
 	struct switch_cb cb = { .target = STRBUF_INIT };
 	struct object_id oid, head;
-	char *branch = NULL;
-	int rebase = 0;
+	struct worktree **wt = worktrees_get(), *cur = NULL;
+	char *branch = NULL, *bisected;
+	int rebase, bisect;
 
-	if (path_exists(git_path("rebase-apply"))) {
-		if (!path_exists(git_path("rebase-apply/applying"))) {
-			rebase = 1;
-			branch = state_branch("rebase-apply/head-name");
-		}
-	} else if (path_exists(git_path("rebase-merge"))) {
-		rebase = 1;
-		branch = state_branch("rebase-merge/head-name");
-	}
-	if (path_exists(git_path("BISECT_LOG"))) {
+	for (size_t i = 0; wt[i]; i++)
+		if (wt[i]->is_current)
+			cur = wt[i];
+	rebase = cur && worktree_rebase_state(cur, &branch);
+	bisect = cur && worktree_bisect_state(cur, &bisected);
+	if (bisect) {
 		free(branch);
-		branch = state_branch("BISECT_START");
-		if (!rebase) {
-			strbuf_addf(&desc, "(no branch, bisect started on %s)", branch ? branch : "(null)");
-			free(branch);
-			return strbuf_detach(&desc, NULL);
-		}
+		branch = bisected;
+	}
+	if (worktree_state_names_id(branch)) {
+		struct object_id id;
+		get_oid_hex(branch, &id);
+		free(branch);
+		branch = xstrdup(odb_abbrev(&id, 0));
+	}
+	if (bisect && !rebase) {
+		strbuf_addf(&desc, "(no branch, bisect started on %s)", branch ? branch : "(null)");
+		free(branch);
+		return strbuf_detach(&desc, NULL);
 	}
 	if (branch) {
 		strbuf_addf(&desc, "(no branch, rebasing %s)", branch);

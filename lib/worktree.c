@@ -152,22 +152,20 @@ int worktree_is_bare(const struct worktree *wt)
 	return (wt->is_current && repo_is_bare()) || config_get_bool("core.bare", 0) == 1;
 }
 
-/* A branch named in a state file, as git's status reads it: refs/heads/
- * dropped; another ref kept; an object id or "detached HEAD" is no branch
- * (git abbreviates an id, which names no branch either). */
+/* The branch a rebase's or bisect's state file names, as git's status
+ * reads it: newlines trimmed, refs/heads/ dropped, another ref kept whole,
+ * an object id as it is (git shows it abbreviated); NULL for no file, an
+ * empty one, or "detached HEAD". */
 static char *state_branch(const struct worktree *wt, const char *name)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *path = xstrfmt("%s/%s", wt->gitdir, name);
-	struct object_id oid;
 	const char *b;
 	ssize_t n = strbuf_read_file(&sb, path, 128);
 	free(path);
 	while (sb.len && sb.buf[sb.len - 1] == '\n')
 		strbuf_setlen(&sb, sb.len - 1);
-	if (n <= 0 || !sb.len || (sb.len >= HEX_SZ && !get_oid_hex(sb.buf, &oid) &&
-				  !starts_with(sb.buf, "refs/")) ||
-	    !strcmp(sb.buf, "detached HEAD")) {
+	if (n <= 0 || !sb.len || !strcmp(sb.buf, "detached HEAD")) {
 		strbuf_release(&sb);
 		return NULL;
 	}
@@ -187,23 +185,59 @@ static int exists_in(const struct worktree *wt, const char *name)
 	return r;
 }
 
-char *worktree_rebase_branch(const struct worktree *wt)
+int worktree_state_names_id(const char *branch)
 {
+	struct object_id oid;
+	return branch && !starts_with(branch, "refs/") && !get_oid_hex(branch, &oid);
+}
+
+int worktree_rebase_state(const struct worktree *wt, char **branch)
+{
+	*branch = NULL;
 	if (exists_in(wt, "rebase-apply")) {
 		if (exists_in(wt, "rebase-apply/applying"))
-			return NULL;   /* git am, not a rebase */
-		return state_branch(wt, "rebase-apply/head-name");
+			return 0;   /* git am, not a rebase */
+		*branch = state_branch(wt, "rebase-apply/head-name");
+		return 1;
 	}
-	if (exists_in(wt, "rebase-merge"))
-		return state_branch(wt, "rebase-merge/head-name");
-	return NULL;
+	if (exists_in(wt, "rebase-merge")) {
+		*branch = state_branch(wt, "rebase-merge/head-name");
+		return 1;
+	}
+	return 0;
+}
+
+int worktree_bisect_state(const struct worktree *wt, char **branch)
+{
+	*branch = NULL;
+	if (!exists_in(wt, "BISECT_LOG"))
+		return 0;
+	*branch = state_branch(wt, "BISECT_START");
+	return 1;
+}
+
+/* A branch name, not an id (which names no branch). */
+static char *branch_only(char *b)
+{
+	if (worktree_state_names_id(b)) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+char *worktree_rebase_branch(const struct worktree *wt)
+{
+	char *b;
+	worktree_rebase_state(wt, &b);
+	return branch_only(b);
 }
 
 char *worktree_bisect_branch(const struct worktree *wt)
 {
-	if (!exists_in(wt, "BISECT_LOG"))
-		return NULL;
-	return state_branch(wt, "BISECT_START");
+	char *b;
+	worktree_bisect_state(wt, &b);
+	return branch_only(b);
 }
 
 int worktree_for_each_update_ref(const struct worktree *wt,

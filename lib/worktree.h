@@ -33,8 +33,18 @@ void worktrees_forget(void);
 const char *worktree_path(struct worktree *wt);
 /* A main work tree of a bare repository (core.bare, or no work tree). */
 int worktree_is_bare(const struct worktree *wt);
+/* 1 if a rebase (rebase-apply/ without "applying", or rebase-merge/), or
+ * a bisect, is in progress in that work tree, else 0. *branch (free it)
+ * is then what its state file names, as git reads it: a branch without
+ * refs/heads/, another ref whole, an object id as written (see
+ * worktree_state_names_id), or NULL for a detached HEAD or no name. */
+int worktree_rebase_state(const struct worktree *wt, char **branch);
+int worktree_bisect_state(const struct worktree *wt, char **branch);
+/* The name a state file gave is an object id (git shows it abbreviated). */
+int worktree_state_names_id(const char *branch);
 /* The branch ("x" of refs/heads/x) a rebase in that work tree works on,
- * or that a bisect started from; NULL if none. Free the result. */
+ * or that a bisect started from; NULL if none (an id names none). Free
+ * the result. */
 char *worktree_rebase_branch(const struct worktree *wt);
 char *worktree_bisect_branch(const struct worktree *wt);
 /* Refs an interactive rebase there will update (rebase-merge/update-refs);
