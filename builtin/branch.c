@@ -593,9 +593,9 @@ static void upstream_failure_hint(const char *branch, const char *upstream)
 		"hint:   git branch --set-upstream-to=%s\n", upstream);
 }
 
-/* branch.<local>.remote (origin, or "." for NULL) and .merge, one value
- * a ref of merges (several when --track=inherit copies them), as git
- * writes and reports them. */
+/* branch.<local>.remote (origin, or "." for NULL) and branch.<local>.merge,
+ * one value for each of the n refs in merges (several when --track=inherit
+ * copies them), written and reported as git does. */
 static void install_branch_config(const char *local_, const char *origin_,
 				  const char *const *merges_, size_t n, int quiet)
 {

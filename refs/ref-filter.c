@@ -1563,12 +1563,22 @@ static void oids_push(struct object_id **v, size_t *nr, size_t *alloc, const str
  * either fails on an object that is not a commit. */
 int ref_filter_opt_commit(const struct option *o, const char *arg, int unset)
 {
+	/* which list each option name fills (branch's hidden --with and
+	 * --without are --contains and --no-contains) */
+	static const struct { const char *name; int merge, neg; } kinds[] = {
+		{ "contains", 0, 0 }, { "with", 0, 0 }, { "no-contains", 0, 1 },
+		{ "without", 0, 1 }, { "merged", 1, 0 }, { "no-merged", 1, 1 },
+	};
 	struct ref_filter *f = o->value;
-	/* also branch's hidden --with and --without */
-	int merge = ends_with(o->long_name, "merged");
-	int neg = starts_with(o->long_name, "no-") || !strcmp(o->long_name, "without");
+	int merge = 0, neg = 0;
 	struct object_id oid, commit;
 	enum object_type t;
+
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++)
+		if (!strcmp(o->long_name, kinds[i].name)) {
+			merge = kinds[i].merge;
+			neg = kinds[i].neg;
+		}
 
 	if (unset || !arg)
 		return -1;
