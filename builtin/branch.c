@@ -517,7 +517,8 @@ static int validate_new_branchname(const char *name, struct strbuf *ref, int for
 struct remote_match {
 	const char *dst;          /* the tracking ref we look for */
 	struct strbuf remote, src;
-	int matches;
+	int matches;              /* remotes with a refspec to dst */
+	struct strbuf seen;       /* those remotes, between newlines */
 };
 
 /* src side of a fetch refspec whose dst side matches want. */
@@ -560,10 +561,18 @@ static int find_tracked_cb(const char *key, const char *value, void *data)
 		return 0;
 	dot = rest + strlen(rest) - 6;
 	if (reverse_refspec(value, m->dst, &src)) {
-		if (!m->matches++) {
-			strbuf_add(&m->remote, rest, dot - rest);
-			strbuf_addbuf(&m->src, &src);
+		/* as git, a remote counts once, by its first such refspec */
+		struct strbuf name = STRBUF_INIT;
+		strbuf_addf(&name, "\n%.*s\n", (int)(dot - rest), rest);
+		if (!m->seen.len || !memmem(m->seen.buf, m->seen.len, name.buf, name.len)) {
+			if (!m->matches++) {
+				strbuf_add(&m->remote, rest, dot - rest);
+				strbuf_addbuf(&m->src, &src);
+			}
+			/* "\na\nb\n": each name between newlines */
+			strbuf_add(&m->seen, name.buf + !!m->seen.len, name.len - !!m->seen.len);
 		}
+		strbuf_release(&name);
 	}
 	strbuf_release(&src);
 	return 0;
@@ -571,11 +580,12 @@ static int find_tracked_cb(const char *key, const char *value, void *data)
 
 static int is_remote_tracking(const char *ref)
 {
-	struct remote_match m = { ref, STRBUF_INIT, STRBUF_INIT, 0 };
+	struct remote_match m = { ref, STRBUF_INIT, STRBUF_INIT, 0, STRBUF_INIT };
 	remote_config_check();
 	config_for_each(CONFIG_ALL, find_tracked_cb, &m);
 	strbuf_release(&m.remote);
 	strbuf_release(&m.src);
+	strbuf_release(&m.seen);
 	return m.matches > 0;
 }
 
@@ -670,7 +680,7 @@ fail:
 
 static void setup_tracking(const char *new_ref, const char *orig_ref, int track, int quiet)
 {
-	struct remote_match m = { orig_ref, STRBUF_INIT, STRBUF_INIT, 0 };
+	struct remote_match m = { orig_ref, STRBUF_INIT, STRBUF_INIT, 0, STRBUF_INIT };
 	remote_config_check();
 	if (track == TRACK_INHERIT) {
 		/* the start point's own branch.*.remote and .merge; without
@@ -699,8 +709,23 @@ static void setup_tracking(const char *new_ref, const char *orig_ref, int track,
 	config_for_each(CONFIG_ALL, find_tracked_cb, &m);
 	if (!m.matches && track != TRACK_ALWAYS && track != TRACK_EXPLICIT && track != TRACK_OVERRIDE)
 		goto out;
-	if (m.matches > 1)
-		die("not tracking: ambiguous information for ref '%s'", orig_ref);
+	if (m.matches > 1) {
+		fprintf(stderr, "fatal: not tracking: ambiguous information for ref '%s'\n", orig_ref);
+		if (config_get_bool("advice.ambiguousfetchrefspec", 1)) {
+			const char *p = m.seen.buf + 1, *nl;
+			fprintf(stderr, "hint: There are multiple remotes whose fetch refspecs map to the remote\n"
+				"hint: tracking ref '%s':\n", orig_ref);
+			for (; (nl = strchr(p, '\n')); p = nl + 1)
+				fprintf(stderr, "hint:   %.*s\n", (int)(nl - p), p);
+			fputs("hint: \n"
+			      "hint: This is typically a configuration error.\n"
+			      "hint: \n"
+			      "hint: To support setting up tracking branches, ensure that\n"
+			      "hint: different remotes' fetch refspecs map into different\n"
+			      "hint: tracking namespaces.\n", stderr);
+		}
+		exit(128);
+	}
 	if (track == TRACK_SIMPLE) {
 		const char *tail = strrchr(orig_ref, '/');
 		if (!m.matches || !tail || strcmp(tail + 1, new_ref))
@@ -713,6 +738,7 @@ static void setup_tracking(const char *new_ref, const char *orig_ref, int track,
 out:
 	strbuf_release(&m.remote);
 	strbuf_release(&m.src);
+	strbuf_release(&m.seen);
 }
 
 static int explicit_tracking(int track)
@@ -1019,8 +1045,12 @@ static int edit_description(const char *name)
 		ret = -1;
 	} else {
 		strbuf_stripspace(&buf, 1);
-		if ((buf.len || exists) && config_set(key.buf, buf.len ? buf.buf : NULL) < 0)
-			ret = -1;
+		/* as git_config_set(): any failure is fatal */
+		if ((buf.len || exists) && config_set(key.buf, buf.len ? buf.buf : NULL)) {
+			if (buf.len)
+				die("could not set '%s' to '%s'", key.buf, buf.buf);
+			die("could not unset '%s'", key.buf);
+		}
 	}
 	strbuf_release(&buf);
 	strbuf_release(&key);
@@ -1137,16 +1167,21 @@ static int branch_change(int argc, const char **argv, int del, int rename, int c
 		b = one_branch(on_head ? 0 : argc, argv, detached, head, &expanded,
 			"could not unset upstream of HEAD when it does not point to any branch.",
 			"too many arguments to unset upstream");
+		/* git's upstream needs both: a remote (even empty) and a merge */
 		strbuf_addf(&buf, "branch.%s.merge", b);
 		if (!config_get(buf.buf, &v))
 			die("Branch '%s' has no upstream information", b);
-		/* as git: .remote, then .merge; .pushremote stays */
 		strbuf_reset(&buf);
 		strbuf_addf(&buf, "branch.%s.remote", b);
-		config_set(buf.buf, NULL);
-		strbuf_reset(&buf);
-		strbuf_addf(&buf, "branch.%s.merge", b);
-		config_set(buf.buf, NULL);
+		if (!config_get(buf.buf, &v))
+			die("Branch '%s' has no upstream information", b);
+		/* as git: .remote, then .merge; .pushremote stays */
+		for (int i = 0; i < 2; i++) {
+			strbuf_reset(&buf);
+			strbuf_addf(&buf, "branch.%s.%s", b, i ? "merge" : "remote");
+			if (config_unset_all(buf.buf))
+				die("could not unset '%s'", buf.buf);
+		}
 		strbuf_release(&buf);
 		return 0;
 	}

@@ -7,8 +7,10 @@
 #include "lib/repo.h"
 #include <ctype.h>
 
-/* A section header line: fills name (lower-cased) and sub; 1 if it is one. */
-static int parse_header(const char *p, const char *end, struct strbuf *name, struct strbuf *sub)
+/* A section header line: fills name (lower-cased) and sub, and *after
+ * with where the header ends (after its ']'); 1 if it is one. */
+static int parse_header(const char *p, const char *end, struct strbuf *name, struct strbuf *sub,
+			const char **after)
 {
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
@@ -28,6 +30,7 @@ static int parse_header(const char *p, const char *end, struct strbuf *name, str
 			strbuf_addstr(sub, dot + 1);
 			strbuf_setlen(name, dot - name->buf);
 		}
+		*after = p + 1;
 		return 1;
 	}
 	while (p < end && (*p == ' ' || *p == '\t'))
@@ -39,6 +42,8 @@ static int parse_header(const char *p, const char *end, struct strbuf *name, str
 			p++;
 		strbuf_addch(sub, *p);
 	}
+	p = memchr(p, ']', end - p);
+	*after = p ? p + 1 : end;
 	return 1;
 }
 
@@ -164,93 +169,195 @@ static int write_config(const char *path, struct strbuf *content)
 	return 0;
 }
 
-/* mode 0: set (replace last), 1: add, 2: unset all */
-static int edit_key(const char *key, const char *value, int mode)
+/*
+ * The file as git's parser sees it, for edits of one key: section
+ * headers (from '[' to ']', and a newline right after it), entries (a
+ * whole line, or the rest of a header's line), comments, and blanks
+ * between them.
+ */
+enum ev_type { EV_BLANK, EV_SECTION, EV_ENTRY, EV_COMMENT };
+
+struct ev {
+	enum ev_type type;
+	size_t begin, end;
+	int keys;   /* a header of the key's section, or an entry in one */
+	int match;  /* an entry of the key */
+};
+
+struct evs {
+	struct ev *v;
+	size_t nr, alloc;
+};
+
+static void add_ev(struct evs *e, enum ev_type type, size_t begin, size_t end, int keys,
+		   int match)
+{
+	if (begin >= end)
+		return;
+	ALLOC_GROW(e->v, e->nr + 1, e->alloc);
+	e->v[e->nr++] = (struct ev){ type, begin, end, keys, match };
+}
+
+/* The rest of a line from p (a header's or a whole line): an entry, a
+ * comment or blanks. */
+static void add_line_ev(struct evs *e, const char *buf, const char *p, const char *end,
+			int keys, const struct key *k, struct strbuf *vname)
+{
+	const char *q = p;
+	while (q < end && isspace((unsigned char)*q))
+		q++;
+	if (q < end && (*q == '#' || *q == ';'))
+		add_ev(e, EV_COMMENT, p - buf, end - buf, 0, 0);
+	else if (parse_var(p, end, vname))
+		add_ev(e, EV_ENTRY, p - buf, end - buf, keys, keys && !strcmp(vname->buf, k->name));
+	else if (q < end)
+		add_ev(e, EV_COMMENT, p - buf, end - buf, 0, 0);  /* what no key is */
+	else
+		add_ev(e, EV_BLANK, p - buf, end - buf, 0, 0);
+}
+
+static void parse_events(const struct strbuf *in, const struct key *k, struct evs *e)
+{
+	struct strbuf sname = STRBUF_INIT, ssub = STRBUF_INIT, vname = STRBUF_INIT;
+	const char *p = in->buf, *end = in->buf + in->len, *after;
+	int keys = 0;
+
+	while (p < end) {
+		const char *next = p + line_len(p, end);
+		if (parse_header(p, next, &sname, &ssub, &after)) {
+			const char *h = memchr(p, '[', next - p);
+			int has_sub = ssub.len || memchr(p, '"', after - p) || strchr(sname.buf, '.');
+			keys = section_matches(&sname, &ssub, has_sub, k->section, k->sub);
+			add_ev(e, EV_BLANK, p - in->buf, h - in->buf, 0, 0);
+			/* a newline right after the ']' is the header's */
+			if (after < next && *after == '\n')
+				after++;
+			add_ev(e, EV_SECTION, h - in->buf, after - in->buf, keys, 0);
+			add_line_ev(e, in->buf, after, next, keys, k, &vname);
+		} else {
+			add_line_ev(e, in->buf, p, next, keys, k, &vname);
+		}
+		p = next;
+	}
+	strbuf_release(&sname);
+	strbuf_release(&ssub);
+	strbuf_release(&vname);
+}
+
+/*
+ * Removing the entry e->v[i] empties its section when no other entry
+ * (but the next ones to remove, counted in *skip) is in it and no comment
+ * lies before it, back to the previous entry or other section, or after
+ * it, up to the next other section; consecutive headers of the section
+ * count as one. Then the span from the previous entry or other section to
+ * the next other section goes, blanks and headers with it.
+ */
+static int section_span(const struct evs *e, size_t i, int all, size_t *begin, size_t *end,
+			size_t *skip)
+{
+	size_t j, b = 0, n = 0;
+	int header = 0;
+
+	for (j = i; j > 0; j--) {
+		const struct ev *p = &e->v[j - 1];
+		if (p->type == EV_COMMENT || (p->type == EV_ENTRY && !header))
+			return 0;
+		if (p->type == EV_ENTRY || (p->type == EV_SECTION && !p->keys)) {
+			b = p->end;
+			break;
+		}
+		if (p->type == EV_SECTION)
+			header = 1;
+	}
+	for (j = i + 1; j < e->nr; j++) {
+		const struct ev *p = &e->v[j];
+		if (p->type == EV_COMMENT || (p->type == EV_ENTRY && !(all && p->match)))
+			return 0;
+		if (p->type == EV_SECTION && !p->keys)
+			break;
+		if (p->type == EV_ENTRY)
+			n++;
+	}
+	*begin = b;
+	*end = j < e->nr ? e->v[j].begin : e->v[e->nr - 1].end;
+	*skip = n;
+	return 1;
+}
+
+/* Copies in[*from, to) to out, and a newline when that chunk does not end
+ * a line (an entry on its header's line was cut off). */
+static void copy_upto(struct strbuf *out, const struct strbuf *in, size_t *from, size_t to)
+{
+	if (to > *from) {
+		strbuf_add(out, in->buf + *from, to - *from);
+		if (in->buf[to - 1] != '\n')
+			strbuf_addch(out, '\n');
+	}
+}
+
+enum edit_mode { EDIT_SET, EDIT_ADD, EDIT_UNSET, EDIT_UNSET_ALL };
+
+/*
+ * Sets (a single value: replaced in place, or added after the section's
+ * last entry), adds, or removes one or every value of key, as git does;
+ * several values where one is expected is git's warning. 0, 5 when
+ * nothing changed, or -1 after an error.
+ */
+static int edit_key(const char *key, const char *value, enum edit_mode mode)
 {
 	struct key k;
-	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT, sname = STRBUF_INIT, ssub = STRBUF_INIT,
-		      vname = STRBUF_INIT;
-	const char *path, *p, *end;
-	size_t last_match_start = 0, last_match_len = 0, insert_at = 0;
-	int in_section = 0, found = 0, has_section = 0, ret;
-	char *pathdup;
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+	struct evs e = { 0 };
+	size_t i, found = 0, last = 0, insert_at = 0, from = 0;
+	int has_section = 0, ret;
+	char *path;
 
 	if (split_key(key, &k) < 0)
 		return -1;
-	path = common_path("config");
-	pathdup = xstrdup(path);
-	if (strbuf_read_file(&in, pathdup, 0) < 0 && errno != ENOENT) {
-		ret = error("could not read config file %s: %s", pathdup, strerror(errno));
+	path = xstrdup(common_path("config"));
+	if (strbuf_read_file(&in, path, 0) < 0 && errno != ENOENT) {
+		ret = error("could not read config file %s: %s", path, strerror(errno));
 		goto out;
 	}
-	p = in.buf;
-	end = in.buf + in.len;
-	while (p < end) {
-		size_t n = line_len(p, end);
-		if (parse_header(p, p + n, &sname, &ssub)) {
-			int has_sub = ssub.len || memchr(p, '"', n) || strchr(sname.buf, '.');
-			in_section = section_matches(&sname, &ssub, has_sub, k.section, k.sub);
-			if (in_section) {
-				has_section = 1;
-				insert_at = p + n - in.buf;
-			}
-		} else if (in_section) {
-			if (parse_var(p, p + n, &vname) && !strcmp(vname.buf, k.name)) {
-				found++;
-				last_match_start = p - in.buf;
-				last_match_len = n;
-			}
-			if (parse_var(p, p + n, &vname))
-				insert_at = p + n - in.buf;
+	parse_events(&in, &k, &e);
+	for (i = 0; i < e.nr; i++) {
+		if (e.v[i].match) {
+			found++;
+			last = i;
 		}
-		p += n;
+		if (e.v[i].keys) {
+			has_section = 1;
+			/* after the last header or entry of the section */
+			insert_at = e.v[i].end;
+		}
 	}
-
-	if (mode == 2) {
+	if (found > 1 && (mode == EDIT_SET || mode == EDIT_UNSET)) {
+		warning("%s has multiple values", key);
+		ret = 5;
+		goto out;
+	}
+	if (mode == EDIT_UNSET || mode == EDIT_UNSET_ALL) {
 		if (!found) {
-			ret = 5; /* git's "nothing to unset" */
+			ret = 5;
 			goto out;
 		}
-		/* drop every matching line, and a section left empty by that */
-		struct strbuf sec = STRBUF_INIT;
-		int dropped = 0, kept = 0;
-		p = in.buf;
-		in_section = 0;
-		while (p < end) {
-			size_t n = line_len(p, end);
-			if (parse_header(p, p + n, &sname, &ssub)) {
-				int has_sub = ssub.len || memchr(p, '"', n) || strchr(sname.buf, '.');
-				if (in_section && (kept || !dropped))
-					strbuf_addbuf(&out, &sec);
-				strbuf_reset(&sec);
-				dropped = kept = 0;
-				in_section = section_matches(&sname, &ssub, has_sub, k.section, k.sub);
-				strbuf_add(in_section ? &sec : &out, p, n);
-			} else if (in_section) {
-				if (parse_var(p, p + n, &vname) && !strcmp(vname.buf, k.name))
-					dropped = 1;
-				else {
-					strbuf_add(&sec, p, n);
-					for (size_t i = 0; i < n; i++)
-						if (!isspace((unsigned char)p[i]))
-							kept = 1;
-				}
-			} else
-				strbuf_add(&out, p, n);
-			p += n;
+		for (i = 0; i < e.nr; i++) {
+			size_t begin = e.v[i].begin, end = e.v[i].end, skip = 0;
+			if (!e.v[i].match)
+				continue;
+			section_span(&e, i, mode == EDIT_UNSET_ALL, &begin, &end, &skip);
+			copy_upto(&out, &in, &from, begin);
+			from = end;
+			while (skip && ++i < e.nr)
+				skip -= e.v[i].match;
 		}
-		if (in_section && (kept || !dropped))
-			strbuf_addbuf(&out, &sec);
-		strbuf_release(&sec);
-	} else if (found && mode == 0) {
-		strbuf_add(&out, in.buf, last_match_start);
+		strbuf_add(&out, in.buf + from, in.len - from);
+	} else if (found && mode == EDIT_SET) {
+		copy_upto(&out, &in, &from, e.v[last].begin);
 		add_value_line(&out, k.orig_name, value);
-		strbuf_add(&out, in.buf + last_match_start + last_match_len,
-			   in.len - last_match_start - last_match_len);
+		strbuf_add(&out, in.buf + e.v[last].end, in.len - e.v[last].end);
 	} else if (has_section) {
-		strbuf_add(&out, in.buf, insert_at);
-		if (insert_at && in.buf[insert_at - 1] != '\n')
-			strbuf_addch(&out, '\n');
+		copy_upto(&out, &in, &from, insert_at);
 		add_value_line(&out, k.orig_name, value);
 		strbuf_add(&out, in.buf + insert_at, in.len - insert_at);
 	} else {
@@ -260,27 +367,29 @@ static int edit_key(const char *key, const char *value, int mode)
 		add_header(&out, k.section, k.sub);
 		add_value_line(&out, k.orig_name, value);
 	}
-	ret = write_config(pathdup, &out);
+	ret = write_config(path, &out);
 out:
 	free_key(&k);
-	free(pathdup);
+	free(path);
+	free(e.v);
 	strbuf_release(&in);
 	strbuf_release(&out);
-	strbuf_release(&sname);
-	strbuf_release(&ssub);
-	strbuf_release(&vname);
 	return ret;
 }
 
 int config_set(const char *key, const char *value)
 {
-	int r = edit_key(key, value, value ? 0 : 2);
-	return r == 5 ? 0 : r;
+	return edit_key(key, value, value ? EDIT_SET : EDIT_UNSET);
+}
+
+int config_unset_all(const char *key)
+{
+	return edit_key(key, NULL, EDIT_UNSET_ALL);
 }
 
 int config_add(const char *key, const char *value)
 {
-	return edit_key(key, value, 1);
+	return edit_key(key, value, EDIT_ADD);
 }
 
 /*

@@ -91,4 +91,43 @@ test_expect_success '--unset-upstream leaves .pushremote' '
 		branch --unset-upstream a
 '
 
+test_expect_success 'one key set or removed as git edits it: on a header line, a section left empty, several values' '
+	for cfg in \
+		"[branch \"a\"] remote = .\n\tmerge = refs/heads/b\n" \
+		"[branch \"a\"]\tremote = .\n[branch \"a\"] merge = refs/heads/b\n[other]\n\tk = v\n" \
+		"# my branches\n[branch \"a\"]\n\tremote = .\n\tmerge = refs/heads/b\n[z]\n" \
+		"[branch \"a\"] # c\n\tremote = .\n\tmerge = refs/heads/b\n" \
+		"[branch \"a\"]\n\tremote = . # c\n\tmerge = refs/heads/b\n\n\n  [z]\n" \
+		"[branch \"a\"]\n\tremote = .\n[branch \"a\"]\n\tmerge = refs/heads/b\n\n  [z]\n" \
+		"[branch \"a\"]\n\tremote = .\n\n[branch \"a\"]\n\tmerge = refs/heads/b\n\trebase = true\n  [z]\n" \
+		"[z]   \n[branch \"a\"]\n\tremote = .\n\tmerge = refs/heads/b\n  ; end\n" \
+		"[branch \"a\"]\n\tremote = .\n\tmerge = refs/heads/b\n\tmerge = refs/heads/c\n" \
+		"[branch \"a\"]\n\tmerge = refs/heads/b\n" \
+		"[branch \"a\"]\n\tpushremote = .\n\tmerge = refs/heads/b\n" \
+		"[branch \"a\"]\n\tremote =\n\tmerge = refs/heads/b\n" \
+		"[branch \"a\"]   \n[z]\n" "[branch \"a\"] ; c\n\n" \
+		"[branch \"a\"]\n\tmerge = refs/heads/b # c\n[branch \"a\"] # e\n"; do
+		for cmd in "--unset-upstream a" "-u b a" "--edit-description a"; do
+			GIT_EDITOR="f() { echo text >\"\$1\"; }; f" with_config "$cfg" branch $cmd ||
+			{ echo "config: $cfg; branch $cmd"; return 1; }
+		done &&
+		GIT_EDITOR="f() { : >\"\$1\"; }; f" with_config "$cfg" branch --edit-description a ||
+		{ echo "config: $cfg; empty description"; return 1; }
+	done
+'
+
+test_expect_success 'a remote with two refspecs to the same ref is one match, as in git' '
+	with_config "[remote \"origin\"]\n\turl = u\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[remote \"origin\"]\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n" \
+		branch --track new origin/main &&
+	with_config "[remote \"origin\"]\n\turl = u\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[remote \"o2\"]\n\turl = u\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n" \
+		branch --track new origin/main
+'
+
+test_expect_success '--unset-upstream with the config locked fails as git does' '
+	rm -rf orig && cp -a base orig &&
+	printf "[branch \"a\"]\n\tremote = .\n\tmerge = refs/heads/b\n" >>orig/.git/config &&
+	: >orig/.git/config.lock &&
+	compare_change branch --unset-upstream a
+'
+
 test_done
