@@ -4,9 +4,11 @@
 #include "builtin/builtin.h"
 #include "lib/repo.h"
 #include "lib/config.h"
+#include "lib/approxidate.h"
 #include "odb/oid-name.h"
 #include "refs/refs.h"
 #include <ctype.h>
+#include <inttypes.h>
 #include <sys/stat.h>
 
 static const char rev_parse_usage[] =
@@ -124,6 +126,15 @@ static int show_flag(const char *arg)
 		return 1;
 	}
 	return 0;
+}
+
+/* --since=<date> and the like, as the revision machinery's --max-age or
+ * --min-age; printed only while both flags and revisions are. */
+static void show_datestring(const char *flag, const char *date)
+{
+	if ((filter & (DO_FLAGS | DO_REVS)) != (DO_FLAGS | DO_REVS))
+		return;
+	printf("%s%" PRIu64 "\n", flag, approxidate(date));
 }
 
 static NORETURN void die_no_single_rev(int quiet)
@@ -461,6 +472,14 @@ int cmd_rev_parse(int argc, const char **argv)
 			}
 			if (!strcmp(arg, "--remotes")) {
 				refs_for_each("refs/remotes/", 0, show_reference, "refs/remotes/");
+				continue;
+			}
+			if (skip_prefix(arg, "--since=", &val) || skip_prefix(arg, "--after=", &val)) {
+				show_datestring("--max-age=", val);
+				continue;
+			}
+			if (skip_prefix(arg, "--until=", &val) || skip_prefix(arg, "--before=", &val)) {
+				show_datestring("--min-age=", val);
 				continue;
 			}
 			if (!strcmp(arg, "--show-toplevel")) {
