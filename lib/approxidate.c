@@ -49,13 +49,14 @@ static int wrap_mul(int a, int b)
 	return (int)((unsigned)a * (unsigned)b);
 }
 
-typedef char name10[10];
-static const name10 month_names[12] = {
+typedef char name11[11];
+static const name11 month_names[12] = {
 	"january", "february", "march", "april", "may", "june", "july",
 	"august", "september", "october", "november", "december"
 };
-static const name10 weekday_names[7] = {
-	"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"
+/* plural, so that "2 fridays" is a weekday too */
+static const name11 weekday_names[7] = {
+	"sundays", "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays"
 };
 
 /* The zone names git knows, in its order (a word takes the first name it
@@ -91,7 +92,7 @@ static int name_match(const char *s, const char *name)
 
 /* The first of the names that the word at s spells 3 letters of or more;
  * -1 for none. */
-static int find_name(const char *s, const name10 *names, int nr)
+static int find_name(const char *s, const name11 *names, int nr)
 {
 	for (int i = 0; i < nr; i++)
 		if (name_match(s, names[i]) >= 3)

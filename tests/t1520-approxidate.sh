@@ -1,6 +1,6 @@
 #!/bin/sh
 # approxidate: rev-parse --since/--after/--until/--before beside git's, for
-# some seven hundred date strings under five zones and four "now"s, and
+# some 680 date strings under five zones and four "now"s, and
 # which of them git takes as no date at all.
 . "$(dirname "$0")/test-lib.sh"
 
@@ -83,7 +83,7 @@ gen_dates() {
 		done
 	done
 	# weekdays, alone and counted
-	for w in monday Tue wed thursday fri SAT sun Su; do
+	for w in monday Tue wed thursday fri SAT sun Su fridays Wednesdays mondayss; do
 		for form in "W" "last W" "2 W" "one W" "last W noon" "W 5pm" "3.W"; do
 			printf '%s\n' "${form%%W*}$w${form#*W}"
 		done
@@ -192,6 +192,8 @@ gen_dates() {
 	Sunday's child
 	3 días ago
 	Mär 2005
+	Januarys
+	3 Aprils
 	EOF
 }
 
