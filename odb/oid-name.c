@@ -8,6 +8,8 @@
 #include "refs/refs.h"
 #include "refs/ref-filter.h"
 #include "lib/repo.h"
+#include "lib/approxidate.h"
+#include "lib/date.h"
 #include "sha1/object-hash.h"
 #include <ctype.h>
 #include <regex.h>
@@ -496,77 +498,125 @@ static int upstream_branch(const char *name, size_t len, struct strbuf *b)
 	return 0;
 }
 
-struct reflog_values {
-	struct object_id *news;
-	struct object_id first_old;
+struct reflog_entry {
+	struct object_id old_oid, new_oid;
+	uint64_t when;
+	int tz;
+};
+
+struct reflog_entries {
+	struct reflog_entry *e;
 	size_t nr, alloc;
 };
 
-static int collect_values(const struct object_id *o, const struct object_id *n, const char *ident,
-			  uint64_t when, int tz, const char *msg, void *data)
+static int collect_entry(const struct object_id *o, const struct object_id *n, const char *ident,
+			 uint64_t when, int tz, const char *msg, void *data)
 {
-	struct reflog_values *v = data;
-	(void)ident; (void)when; (void)tz; (void)msg;
-	if (!v->nr)
-		oidcpy(&v->first_old, o);
-	ALLOC_GROW(v->news, v->nr + 1, v->alloc);
-	oidcpy(&v->news[v->nr++], n);
+	struct reflog_entries *v = data;
+	(void)ident; (void)msg;
+	ALLOC_GROW(v->e, v->nr + 1, v->alloc);
+	v->e[v->nr++] = (struct reflog_entry){ *o, *n, when, tz };
 	return 0;
 }
 
-/* name@{n}: the value n changes back in name's reflog (0 the newest);
- * one further back is the oldest entry's old value, when it has one. */
-static int reflog_nth(const char *name, size_t len, unsigned long n, unsigned flags,
-		      struct object_id *oid)
+static const char *reflog_date(const struct reflog_entry *e)
 {
-	struct strbuf log = STRBUF_INIT, shown = STRBUF_INIT;
-	struct reflog_values v = { 0 };
-	int ret = 0;
+	static struct strbuf sb = STRBUF_INIT;
+	static const struct date_mode rfc = { DATE_RFC2822, 0, NULL };
+	strbuf_reset(&sb);
+	date_format(&sb, e->when, e->tz, &rfc);
+	return sb.buf;
+}
+
+/*
+ * The value the reflog of log gave n changes back (n > 0), or at the time
+ * at (n < 0; at is 0 otherwise), walking from the newest entry. *oid holds
+ * the ref's value on entry. An entry is the answer when it is at or before
+ * at, or when the count has run out and the entry says what came before
+ * it. An entry whose new value is not the old value of the one after it is
+ * a gap; an answer that does not join the entry after it leaves the ref's
+ * value as it is. 1 when no entry answers: *oid is then what the oldest
+ * entry started from.
+ */
+static int reflog_lookup(const char *log, const struct reflog_entries *v, long n, uint64_t at,
+			 struct object_id *oid)
+{
+	const struct reflog_entry *after = NULL;
+	for (size_t i = v->nr; i--; after = &v->e[i]) {
+		const struct reflog_entry *e = &v->e[i];
+		int counted, joined;
+		if (n > 0)
+			n--;
+		counted = !n && !is_null_oid(&e->old_oid);
+		if (e->when > at && !counted)
+			continue;
+		joined = after && !is_null_oid(&after->old_oid);
+		if (joined && !oideq(&after->old_oid, &e->new_oid))
+			warning("log for ref %s has gap after %s", log, reflog_date(e));
+		if (counted)
+			oidcpy(oid, &e->old_oid);
+		else if (joined || e->when == at)
+			oidcpy(oid, &e->new_oid);
+		else if (!oideq(oid, &e->new_oid))
+			warning("log for ref %s unexpectedly ended on %s", log, reflog_date(e));
+		return 0;
+	}
+	oidcpy(oid, is_null_oid(&v->e[0].old_oid) ? &v->e[0].new_oid : &v->e[0].old_oid);
+	return 1;
+}
+
+/*
+ * name@{n} (n >= 0: the value n changes back, 0 the newest) or
+ * name@{<date>} (n < 0: the value at the time at), from name's reflog;
+ * an empty name is the current branch, or HEAD when detached.
+ */
+static int reflog_at(const char *name, size_t len, long n, uint64_t at, unsigned flags,
+		     struct object_id *oid)
+{
+	struct strbuf log = STRBUF_INIT, shown = STRBUF_INIT, branch = STRBUF_INIT;
+	struct reflog_entries v = { 0 };
+	int found;
 
 	strbuf_add(&shown, name, len);
 	if (!len) {
-		/* the current branch's log, or HEAD's when detached */
 		struct object_id head;
 		unsigned fl;
 		const char *h = refs_resolve("HEAD", &head, &fl);
 		strbuf_addstr(&shown, h && skip_prefix(h, "refs/heads/", &h) ? h : "HEAD");
 	}
-	{
-		struct strbuf branch = STRBUF_INIT;
-		expand_branch_name(&branch, shown.buf);
-		if (refs_dwim_log(branch.buf, branch.len, &log) <= 0) {
-			strbuf_release(&branch);
-			strbuf_release(&shown);
-			strbuf_release(&log);
-			return -1;
-		}
-		strbuf_release(&branch);
-	}
-	refs_for_each_reflog_entry(log.buf, collect_values, &v);
-	if (!v.nr && !n && !refs_read(log.buf, oid)) {
-		/* @{0} of an empty log is the ref's value */
-		strbuf_release(&log);
+	expand_branch_name(&branch, shown.buf);
+	found = refs_dwim_log(branch.buf, branch.len, &log);
+	strbuf_release(&branch);
+	if (found <= 0 || refs_read(log.buf, oid))
+		oidclr(oid);
+	if (found <= 0) {
 		strbuf_release(&shown);
-		return 0;
+		strbuf_release(&log);
+		return -1;
 	}
-	if (!v.nr) {
+	refs_for_each_reflog_entry(log.buf, collect_entry, &v);
+	if (!v.nr && !n && !is_null_oid(oid))
+		;  /* @{0} of an empty log is the ref's value */
+	else if (!v.nr) {
 		if (flags & GET_OID_DIE_QUIETLY)
 			exit(128);
 		die("log for %s is empty", log.buf);
+	} else if (!n)
+		oidcpy(oid, &v.e[v.nr - 1].new_oid);
+	else if (reflog_lookup(log.buf, &v, n, at, oid)) {
+		/* a time of 0 ("never") is reported as a count */
+		if (!at) {
+			if (flags & GET_OID_DIE_QUIETLY)
+				exit(128);
+			die("log for '%s' only has %zu entries", shown.buf, v.nr);
+		}
+		if (!(flags & GET_OID_QUIETLY))
+			warning("log for '%s' only goes back to %s", shown.buf, reflog_date(&v.e[0]));
 	}
-	if (n < v.nr)
-		oidcpy(oid, &v.news[v.nr - 1 - n]);
-	else if (n == v.nr && !is_null_oid(&v.first_old))
-		oidcpy(oid, &v.first_old);
-	else {
-		if (flags & GET_OID_DIE_QUIETLY)
-			exit(128);
-		die("log for '%s' only has %zu entries", shown.buf, v.nr);
-	}
-	free(v.news);
+	free(v.e);
 	strbuf_release(&log);
 	strbuf_release(&shown);
-	return ret;
+	return 0;
 }
 
 /* branch@{upstream} and branch@{push}: the ref where asks, resolved; -1
@@ -620,8 +670,8 @@ int interpret_branch_mark(const char *name, size_t len, struct strbuf *ref)
 /*
  * name@{...} at the end of str (at: where "@{" starts): "u" or "upstream"
  * (any case) for the branch's upstream, "push" for where it is pushed,
- * digits for a reflog entry. Dates are not read here (-1, as for a name
- * that means nothing).
+ * digits for a reflog entry (or a time, from 100000000 on), else a date
+ * (-1 when it is none).
  */
 static int get_oid_at_brace(const char *str, size_t len, const char *at, unsigned flags,
 			    struct object_id *oid)
@@ -636,9 +686,19 @@ static int get_oid_at_brace(const char *str, size_t len, const char *at, unsigne
 		strbuf_release(&ref);
 		return r;
 	}
-	if (ilen && ilen < 10 && strspn(inner, "0123456789") == ilen)
-		return reflog_nth(str, plen, strtoul(inner, NULL, 10), flags, oid);
-	return -1;
+	if (ilen && strspn(inner, "0123456789") == ilen) {
+		/* digits: the nth entry, or a time from 100000000 on */
+		uint64_t v = strtoull(inner, NULL, 10);
+		return v < 100000000 ? reflog_at(str, plen, (long)v, 0, flags, oid)
+				     : reflog_at(str, plen, -1, v, flags, oid);
+	}
+	{
+		char *date = xstrndup(inner, ilen);
+		int errors = 0;
+		uint64_t at = approxidate_careful(date, &errors);
+		free(date);
+		return errors ? -1 : reflog_at(str, plen, -1, at, flags, oid);
+	}
 }
 
 /* git refuses ref names that are empty, end in '/' or contain "//". */

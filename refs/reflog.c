@@ -26,15 +26,17 @@ int refs_reflog_exists(const char *name)
 	return r;
 }
 
-/* One line; 0 and the callback's answer in *ret, or -1 if malformed. */
+/* One line with its newline; 0 and the callback's answer in *ret, or -1
+ * if malformed, as git skips: one not ended by a newline (a write cut
+ * short), a time of 0, a zone that is not a sign and four digits. */
 static int parse_line(const char *p, size_t len, reflog_cb cb, void *data, int *ret)
 {
 	struct object_id o, n;
-	const char *end = p + len, *gt, *tab, *q;
+	const char *end = p + len - 1, *gt, *tab, *q;
 	char *ident, *msg;
 	uint64_t when;
 	int tz;
-	if (len < 2 * HEX_SZ + 2 || get_oid_hex(p, &o) || p[HEX_SZ] != ' ' ||
+	if (len < 2 * HEX_SZ + 3 || *end != '\n' || get_oid_hex(p, &o) || p[HEX_SZ] != ' ' ||
 	    get_oid_hex(p + HEX_SZ + 1, &n) || p[2 * HEX_SZ + 1] != ' ')
 		return -1;
 	q = p + 2 * HEX_SZ + 2;
@@ -44,11 +46,13 @@ static int parse_line(const char *p, size_t len, reflog_cb cb, void *data, int *
 	ident = xstrndup(q, gt + 1 - q);
 	q = gt + 2;
 	when = strtoull(q, (char **)&q, 10);
-	if (*q != ' ' || (q[1] != '+' && q[1] != '-') || !isdigit((unsigned char)q[2])) {
+	if (!when || end - q < 6 || *q != ' ' || (q[1] != '+' && q[1] != '-') ||
+	    strspn(q + 2, "0123456789") < 4) {
 		free(ident);
 		return -1;
 	}
-	tz = strtol(q + 1, (char **)&q, 10);
+	tz = strtol(q + 1, NULL, 10);
+	q += 6;
 	tab = q < end && *q == '\t' ? q + 1 : q;
 	msg = xstrndup(tab, end - tab);
 	*ret = cb(&o, &n, ident, when, tz, msg, data);

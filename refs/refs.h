@@ -126,7 +126,8 @@ int refs_update_symref(const char *name, const char *target, const char *reflog_
 /* Write several refs into packed-refs at once (clone), under packed-refs.lock. */
 int refs_write_packed(const struct ref_entry *refs, size_t nr);
 
-/* Reflogs: each entry of logs/<name>, oldest first. */
+/* Reflogs: each entry of logs/<name>, oldest first; msg without its newline.
+ * Lines git would skip as malformed are skipped. */
 typedef int (*reflog_cb)(const struct object_id *old_oid, const struct object_id *new_oid,
 			 const char *ident, uint64_t when, int tz, const char *msg, void *data);
 int refs_for_each_reflog_entry(const char *name, reflog_cb cb, void *data);
