@@ -18,6 +18,7 @@
  */
 #include "lib/util.h"
 #include "lib/approxidate.h"
+#include "lib/date.h"
 #include <inttypes.h>
 #include <time.h>
 
@@ -581,14 +582,6 @@ static const char *loose_word(struct loose *l, const char *s)
 	return end;
 }
 
-/* GIT_TEST_DATE_NOW read as lib/date.c reads it; git's atoi() takes only
- * values up to 2^31 as they are. */
-static time_t now_time(void)
-{
-	const char *e = getenv("GIT_TEST_DATE_NOW");
-	return e ? (time_t)strtoull(e, NULL, 10) : time(NULL);
-}
-
 uint64_t approxidate_careful(const char *date, int *errors)
 {
 	struct loose l = { .num = 0 };
@@ -597,7 +590,7 @@ uint64_t approxidate_careful(const char *date, int *errors)
 
 	if (!strict_date(date, &t))
 		return t;
-	now = now_time();
+	now = (time_t)date_now();
 	localtime_r(&now, &l.tm);
 	l.now = l.tm;
 	l.tm.tm_year = l.tm.tm_mon = l.tm.tm_mday = -1;

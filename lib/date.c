@@ -45,7 +45,7 @@ void date_mode_parse(const char *name, struct date_mode *m)
 	}
 }
 
-static uint64_t now_seconds(void)
+uint64_t date_now(void)
 {
 	const char *e = getenv("GIT_TEST_DATE_NOW");
 	return e ? strtoull(e, NULL, 10) : (uint64_t)time(NULL);
@@ -87,7 +87,7 @@ static int zone_time(uint64_t t, int *tz, struct tm *tm)
 
 static void relative(struct strbuf *out, uint64_t t)
 {
-	uint64_t now = now_seconds(), d;
+	uint64_t now = date_now(), d;
 
 	if (now < t) {
 		strbuf_addstr(out, "in the future");
@@ -253,7 +253,7 @@ void date_format(struct strbuf *out, uint64_t t, int tz, const struct date_mode 
 		return;
 	}
 	if (m->type == DATE_HUMAN) {
-		now_tz = local_zone(now_seconds(), &now_tm);
+		now_tz = local_zone(date_now(), &now_tm);
 		have_now = 1;
 	}
 	if (!m->local)

@@ -21,6 +21,10 @@ struct date_mode {
  * does not know. */
 void date_mode_parse(const char *name, struct date_mode *m);
 
+/* Now, in seconds since the epoch: GIT_TEST_DATE_NOW when set (read in
+ * full, where git's atoi() takes values up to 2^31), else the clock. */
+uint64_t date_now(void);
+
 /* t seconds since the epoch, in the zone tz (+hhmm as a number: -130 is
  * -01:30), as m says. "Now", for relative and human dates, is
  * GIT_TEST_DATE_NOW when set, as in git. */
