@@ -686,6 +686,8 @@ static int get_oid_at_brace(const char *str, size_t len, const char *at, unsigne
 		strbuf_release(&ref);
 		return r;
 	}
+	if (*inner == '-')
+		return -1;  /* @{-N} is a name's whole start, never its end */
 	if (ilen && strspn(inner, "0123456789") == ilen) {
 		/* digits: the nth entry, or a time from 100000000 on */
 		uint64_t v = strtoull(inner, NULL, 10);
