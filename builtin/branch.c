@@ -305,7 +305,7 @@ static int list_branches(struct ref_filter *filter, const struct ref_sort_keys *
 	if (!format)
 		format = fmt = build_format(verbose, verbose ? max_width(&a, strlen(remote_prefix)) : 0,
 					    remote_prefix);
-	rf = ref_format_parse(format, use_color);
+	rf = ref_format_parse(format, use_color, 0);
 	if (!rf)
 		die("unable to parse format string");
 	if (column_active(colopts)) {

@@ -51,10 +51,9 @@ int cmd_for_each_ref(int argc, const char **argv)
 		usage_with_options(for_each_ref_usage, opts);
 	}
 	quote = q_shell ? QUOTE_SHELL : q_perl ? QUOTE_PERL : q_python ? QUOTE_PYTHON : q_tcl ? QUOTE_TCL : 0;
-	rf = ref_format_parse(format, ref_filter_use_color(color_when, NULL));
+	rf = ref_format_parse(format, ref_filter_use_color(color_when, NULL), quote);
 	if (!rf)
 		usage_with_options(for_each_ref_usage, opts);
-	ref_format_set_quote(rf, quote);
 	sorting = ref_sorting_from_keys(&keys, NULL, 0);
 
 	f.kind = FILTER_REFS_ALL;

@@ -62,7 +62,7 @@ static void run(const uint8_t *data, size_t size)
 	switch (data[0] % 6) {
 	case 0:
 	case 1: {
-		ref_format_free(ref_format_parse(s, data[0] & 1));
+		ref_format_free(ref_format_parse(s, data[0] & 1, 0));
 		break;
 	}
 	case 5: {

@@ -457,11 +457,12 @@ static void check_nesting(struct ref_format *f)
 		die("format: %%(end) atom missing");
 }
 
-struct ref_format *ref_format_parse(const char *fmt, int use_color)
+struct ref_format *ref_format_parse(const char *fmt, int use_color, int quote)
 {
 	struct ref_format *f = xcalloc(1, sizeof(*f));
 	const char *p = fmt;
 	f->use_color = use_color;
+	f->quote = quote;
 	while (*p) {
 		const char *open = strstr(p, "%(");
 		const char *close;
@@ -494,6 +495,10 @@ struct ref_format *ref_format_parse(const char *fmt, int use_color)
 		memset(t, 0, sizeof(*t));
 		t->type = T_ATOM;
 		parse_atom(&t->atom, open + 2, close - open - 2, use_color);
+		/* git cannot quote raw bytes for these, and says so at the atom */
+		if (t->atom.id == A_RAW && !t->atom.mod && (quote & (QUOTE_SHELL | QUOTE_PYTHON | QUOTE_TCL)))
+			die("--format=%sraw cannot be used with --python, --shell, --tcl",
+			    t->atom.deref ? "*" : "");
 		if (t->atom.needs_obj)
 			f->needs_obj = 1;
 		if (t->atom.id == A_OBJECTNAME && t->atom.shorten && !t->atom.deref)
@@ -521,18 +526,6 @@ void ref_format_free(struct ref_format *f)
 int ref_format_needs_object(const struct ref_format *f)
 {
 	return f->needs_obj;
-}
-
-void ref_format_set_quote(struct ref_format *f, int style)
-{
-	f->quote = style;
-	/* git cannot quote raw bytes for these */
-	if (style & (QUOTE_SHELL | QUOTE_PYTHON | QUOTE_TCL))
-		for (size_t i = 0; i < f->nr; i++)
-			if (f->toks[i].type == T_ATOM && f->toks[i].atom.id == A_RAW &&
-			    !f->toks[i].atom.mod)
-				die("--format=%sraw cannot be used with --python, --shell, --tcl",
-				    f->toks[i].atom.deref ? "*" : "");
 }
 
 /* --- values --- */

@@ -69,8 +69,9 @@ void ref_filter_release(struct ref_filter *f);
 struct ref_format;
 struct ref_sorting;
 
-/* Parse a format; dies with git's message on a bad atom. */
-struct ref_format *ref_format_parse(const char *fmt, int use_color);
+/* Parse a format, to be quoted in the style quote (QUOTE_*, 0 for none);
+ * dies with git's message on a bad atom. */
+struct ref_format *ref_format_parse(const char *fmt, int use_color, int quote);
 /* Does the format need objects (for the fast path)? */
 int ref_format_needs_object(const struct ref_format *f);
 /* Append one formatted ref; -1 (after an error) to stop. */
@@ -82,8 +83,6 @@ void ref_array_print(struct ref_array *a, size_t n, struct ref_format *f, int sk
 /* The lines ref_array_print() would print for all of a, without their
  * newlines (for a listing in columns). */
 char **ref_array_lines(struct ref_array *a, struct ref_format *f, int skip_empty, size_t *nr);
-/* Pad/quote style for for-each-ref --shell etc.: 0 none. */
-void ref_format_set_quote(struct ref_format *f, int style);
 void ref_format_free(struct ref_format *f);
 enum { QUOTE_NONE = 0, QUOTE_SHELL = 1, QUOTE_PERL = 2, QUOTE_PYTHON = 4, QUOTE_TCL = 8 };
 

@@ -40,6 +40,7 @@ for args in "" "refs/heads" "refs/heads/" "refs/tags/a*" "refs/heads refs/tags" 
 	"--shell --format=%(refname)" "--perl --format=%(refname)" "--python --format=%(subject)" \
 	"--tcl --format=%(subject)" "-s -p" "--shell --format=%(raw)" "--python --format=%(*raw)" \
 	"--perl --format=%(raw)" "--tcl --format=x%(raw:size)" \
+	"--python --format=%(*raw)%(bogus)" "--shell --format=%(bogus)%(raw)" \
 	"--points-at HEAD" "--points-at one" "--points-at ann" "--contains one" "--contains" \
 	"--no-contains two" "--merged" "--merged one" "--no-merged" "--no-merged=one" \
 	"--contains one --no-merged" "--ignore-case refs/HEADS" "--bogus" "-h" \
