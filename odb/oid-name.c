@@ -474,14 +474,14 @@ void expand_branch_name(struct strbuf *sb, const char *name)
 }
 
 
-/* The branch a name before "@{u}" means: HEAD's when empty or "HEAD",
+/* The branch a name before "@{u}" means: HEAD's when empty, "HEAD" or "@",
  * the Nth prior one for "@{-N}" (-1 if there is none), else the name
  * itself. */
 static int upstream_branch(const char *name, size_t len, struct strbuf *b)
 {
 	struct object_id oid;
 	strbuf_reset(b);
-	if (!len || (len == 4 && !memcmp(name, "HEAD", 4))) {
+	if (!len || (len == 4 && !memcmp(name, "HEAD", 4)) || (len == 1 && *name == '@')) {
 		unsigned fl;
 		const char *head = refs_resolve("HEAD", &oid, &fl);
 		if (!head || !skip_prefix(head, "refs/heads/", &head))
@@ -573,7 +573,7 @@ static int reflog_lookup(const char *log, const struct reflog_entries *v, long n
 static int reflog_at(const char *name, size_t len, long n, uint64_t at, unsigned flags,
 		     struct object_id *oid)
 {
-	struct strbuf log = STRBUF_INIT, shown = STRBUF_INIT, branch = STRBUF_INIT;
+	struct strbuf log = STRBUF_INIT, shown = STRBUF_INIT;
 	struct reflog_entries v = { 0 };
 	int found;
 
@@ -584,9 +584,7 @@ static int reflog_at(const char *name, size_t len, long n, uint64_t at, unsigned
 		const char *h = refs_resolve("HEAD", &head, &fl);
 		strbuf_addstr(&shown, h && skip_prefix(h, "refs/heads/", &h) ? h : "HEAD");
 	}
-	expand_branch_name(&branch, shown.buf);
-	found = refs_dwim_log(branch.buf, branch.len, &log);
-	strbuf_release(&branch);
+	found = refs_dwim_log(shown.buf, shown.len, &log);
 	if (found <= 0 || refs_read(log.buf, oid))
 		oidclr(oid);
 	if (found <= 0) {
@@ -625,10 +623,20 @@ static int reflog_at(const char *name, size_t len, long n, uint64_t at, unsigned
 /* Where a branch's mark points: the ref, or NULL with git's reason. */
 typedef const char *mark_fn(const char *branch, struct strbuf *why);
 
+static mark_fn *branch_mark(const char *str, size_t len, size_t *plen);
+
 static const char *at_branch_mark(const char *name, size_t len, mark_fn *where)
 {
 	struct strbuf b = STRBUF_INIT, why = STRBUF_INIT;
 	const char *ref = NULL;
+	size_t plen;
+	mark_fn *inner = branch_mark(name, len, &plen);
+	if (inner) {
+		/* a mark on a mark: git resolves the inner one, dying as it
+		 * does, and finds no branch in the full ref that gives */
+		at_branch_mark(name, plen, inner);
+		return NULL;
+	}
 	if (upstream_branch(name, len, &b) >= 0 && !(ref = where(b.buf, &why)))
 		die("%s", why.buf);
 	strbuf_release(&b);
@@ -762,9 +770,11 @@ static int get_oid_basic(const char *str, size_t len, unsigned flags, struct obj
 		return 0;
 	}
 	if (len && str[len - 1] == '}') {
-		/* the last "@{" opens what the name ends with */
+		/* the last "@{" with something before the closing brace opens
+		 * what the name ends with ("x@{1}@{}" is x at the date "1}@{") */
 		const char *at = NULL;
-		for (const char *p = str; (p = memmem(p, len - (p - str), "@{", 2)); p += 2)
+		for (const char *p = str; (p = memmem(p, len - (p - str), "@{", 2)) && p + 4 <= str + len;
+		     p += 2)
 			at = p;
 		if (at) {
 			strbuf_release(&full);
@@ -1320,7 +1330,7 @@ int get_oid_with_flags(const char *name, unsigned flags, struct object_id *oid)
 		int ret;
 		if (rel)
 			path = rel;
-		if (get_oid_1(name, rev_len, GET_OID_TREEISH | (flags & GET_OID_QUIETLY), &tree)) {
+		if (get_oid_1(name, rev_len, GET_OID_TREEISH | (flags & (GET_OID_QUIETLY | GET_OID_DIE_QUIETLY)), &tree)) {
 			if (flags & GET_OID_ONLY_TO_DIE)
 				die("invalid object name '%.*s'.", (int)rev_len, name);
 			free(rel);

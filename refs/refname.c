@@ -124,10 +124,39 @@ static int rule_candidate(struct strbuf *try, size_t i, const char *name, size_t
 	return check_refname_format(try->buf, REFNAME_ALLOW_ONELEVEL) ? -1 : 0;
 }
 
+/*
+ * The name a short name stands for, as in git: "@{-N}" is the branch
+ * checked out N switches ago, "@" is HEAD, and "<branch>@{upstream}" or
+ * "@{push}" the ref they name; *name and *len are moved to it (kept in
+ * buf). -1 when a mark names nothing.
+ */
+static int substitute_name(const char **name, size_t *len, struct strbuf *buf)
+{
+	int mark;
+	if (*len > 3 && !memcmp(*name, "@{-", 3) &&
+	    interpret_nth_prior_checkout(*name, *len, buf) == (int)*len) {
+		*name = buf->buf;
+		*len = buf->len;
+	} else if (*len == 1 && **name == '@') {
+		*name = "HEAD";
+		*len = 4;
+	} else if ((mark = interpret_branch_mark(*name, *len, buf))) {
+		if (mark < 0)
+			return -1;
+		*name = buf->buf;
+		*len = buf->len;
+	}
+	return 0;
+}
+
 int refs_dwim_log(const char *name, size_t len, struct strbuf *log)
 {
-	struct strbuf try = STRBUF_INIT;
+	struct strbuf try = STRBUF_INIT, sub = STRBUF_INIT;
 	int found = 0;
+	if (substitute_name(&name, &len, &sub) < 0) {
+		strbuf_release(&sub);
+		return 0;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(rev_parse_rules); i++) {
 		struct object_id oid;
 		unsigned flags = 0;
@@ -147,6 +176,7 @@ int refs_dwim_log(const char *name, size_t len, struct strbuf *log)
 		}
 	}
 	strbuf_release(&try);
+	strbuf_release(&sub);
 	return found;
 }
 
@@ -154,23 +184,10 @@ int refs_dwim(const char *name, size_t len, struct strbuf *full, struct object_i
 {
 	struct strbuf try = STRBUF_INIT, prior = STRBUF_INIT;
 	struct object_id tmp;
-	int found = 0, mark;
-	/* as in git: "@{-N}" is the branch checked out N switches ago, "@"
-	 * is HEAD, and "<branch>@{upstream}" or "@{push}" the ref they name */
-	if (len > 3 && !memcmp(name, "@{-", 3) &&
-	    interpret_nth_prior_checkout(name, len, &prior) == (int)len) {
-		name = prior.buf;
-		len = prior.len;
-	} else if (len == 1 && *name == '@') {
-		name = "HEAD";
-		len = 4;
-	} else if ((mark = interpret_branch_mark(name, len, &prior))) {
-		if (mark < 0) {
-			strbuf_release(&prior);
-			return 0;
-		}
-		name = prior.buf;
-		len = prior.len;
+	int found = 0;
+	if (substitute_name(&name, &len, &prior) < 0) {
+		strbuf_release(&prior);
+		return 0;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(rev_parse_rules); i++) {
 		unsigned flags = 0;

@@ -92,6 +92,22 @@ test_expect_success 'dates as approxidate reads them, and strings that are none'
 	done
 '
 
+test_expect_success 'names around a reflog: @ and marks before @{...}, marks on marks, empty braces' '
+	make_log 9 &&
+	git branch -f side c2 && git checkout -q side && git checkout -q master &&
+	git update-ref refs/remotes/origin/master c3 &&
+	git config branch.master.remote origin &&
+	git config branch.master.merge refs/heads/master &&
+	git config remote.origin.url nowhere &&
+	git config remote.origin.fetch "+refs/heads/*:refs/remotes/origin/*" &&
+	for n in @@{u} @@{push} @@{1} @@{yesterday} master@{1}@{} master@{} \
+		master@{u}@{U} master@{push}@{u} side@{u}@{u} @{-1}@{u} master@{u}@{1} \
+		x@{-1} @{-1}} master@{1}:c1.t master@{never}:c1.t; do
+		compare_git rev-parse "$n" &&
+		compare_git rev-parse -q --verify "$n" || return 1
+	done
+'
+
 test_expect_success 'a start point at a time, as git takes it' '
 	make_log 3 &&
 	git branch -f at-git "master@{2 days ago}" 2>../expect &&
