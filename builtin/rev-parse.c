@@ -6,6 +6,7 @@
 #include "lib/config.h"
 #include "lib/approxidate.h"
 #include "odb/oid-name.h"
+#include "odb/commit-walk.h"
 #include "refs/refs.h"
 #include <ctype.h>
 #include <inttypes.h>
@@ -135,6 +136,104 @@ static void show_datestring(const char *flag, const char *date)
 	if ((filter & (DO_FLAGS | DO_REVS)) != (DO_FLAGS | DO_REVS))
 		return;
 	printf("%s%" PRIu64 "\n", flag, approxidate(date));
+}
+
+/*
+ * <a>..<b> (b, then ^a) and <a>...<b> (b, a, then ^ each merge base),
+ * an empty side being HEAD, as git's rev-parse shows a range: printed at
+ * once, --verify or not. 0 when arg is none, or a side does not resolve
+ * (or, for "...", is no commit).
+ */
+static int show_range(const char *arg)
+{
+	const char *dots = strstr(arg, ".."), *b;
+	char *a;
+	struct object_id ao, bo, *bases = NULL;
+	int symmetric, ok = 0, n;
+
+	if (!dots || !strcmp(arg, ".."))  /* ".." alone is a path */
+		return 0;
+	symmetric = dots[2] == '.';
+	b = dots + 2 + symmetric;
+	a = dots == arg ? xstrdup("HEAD") : xstrndup(arg, dots - arg);
+	if (!*b)
+		b = "HEAD";
+	/* as git, -q or not */
+	if (get_oid_with_flags(a, GET_OID_COMMITTISH, &ao) ||
+	    get_oid_with_flags(b, GET_OID_COMMITTISH, &bo))
+		goto out;
+	show_rev(NORMAL, &bo, b);
+	show_rev(symmetric ? NORMAL : REVERSED, &ao, a);
+	if (symmetric) {
+		/* then git looks both up as commits (saying which are not,
+		 * and taking arg for no range after all) */
+		struct object_id ac, bc;
+		int bad = peel_to_commit(&ao, &ac) < 0;
+		if ((peel_to_commit(&bo, &bc) < 0) | bad ||
+		    (n = commit_merge_bases(&ac, &bc, &bases)) < 0)
+			goto out;
+		for (int i = 0; i < n; i++)
+			show_rev(REVERSED, &bases[i], NULL);
+	}
+	ok = 1;
+out:
+	free(bases);
+	free(a);
+	return ok;
+}
+
+/*
+ * <rev>^@ (its parents), <rev>^! (it, not its parents) and <rev>^-[<n>]
+ * (it, not its nth parent), shown at once as git shows them; --symbolic
+ * names a parent <rev>^<n>. 0 when arg is none of these, or they do not
+ * apply.
+ */
+static int show_parents(const char *arg)
+{
+	const char *mark = strrchr(arg, '^');
+	char *rev, *end;
+	struct object_id oid, c;
+	struct commit_node *node;
+	long exclude = 0;
+	int with_parents = 0, with_rev = 0, ok = 0;
+
+	if (!mark || mark == arg)
+		return 0;
+	if (!strcmp(mark, "^@")) {
+		with_parents = 1;
+	} else if (!strcmp(mark, "^!")) {
+		with_rev = 1;
+	} else if (mark[1] == '-') {
+		with_rev = 1;
+		exclude = 1;
+		if (mark[2]) {
+			exclude = strtol(mark + 2, &end, 10);
+			if (*end || exclude <= 0 || !isdigit((unsigned char)mark[2]))
+				return 0;
+		}
+	} else {
+		return 0;
+	}
+	rev = xstrndup(arg, mark - arg);
+	if (get_oid_with_flags(rev, GET_OID_COMMITTISH, &oid) || peel_to_commit(&oid, &c) < 0 ||
+	    !(node = commit_lookup(&c)) || commit_parse(node) < 0 ||
+	    exclude > node->nr_parents)
+		goto out;
+	if (with_rev)
+		show_rev(NORMAL, &oid, rev);
+	for (int i = 0; i < node->nr_parents; i++) {
+		char *name = NULL;
+		if (exclude && i + 1 != exclude)
+			continue;
+		if (symbolic)
+			name = xstrfmt("%s^%d", rev, i + 1);
+		show_rev(with_parents ? NORMAL : REVERSED, &node->parents[i]->oid, name);
+		free(name);
+	}
+	ok = 1;
+out:
+	free(rev);
+	return ok;
 }
 
 static NORETURN void die_no_single_rev(int quiet)
@@ -535,7 +634,9 @@ int cmd_rev_parse(int argc, const char **argv)
 			continue;
 		}
 
-		/* Not a flag: a revision, or else a file. */
+		/* Not a flag: a range, parents, a revision, or else a file. */
+		if (show_range(arg) || show_parents(arg))
+			continue;
 		name = arg;
 		type = NORMAL;
 		if (*arg == '^') {

@@ -647,15 +647,30 @@ static const char *at_branch_mark(const char *name, size_t len, mark_fn *where)
 /* The mark a name ends with: upstream_or_why for @{u} and @{upstream},
  * branch_push_tracking for @{push}, NULL for none; *plen: the length of
  * the branch part. */
+static const struct { const char *mark; mark_fn *where; } marks[] = {
+	{ "@{u}", upstream_or_why }, { "@{upstream}", upstream_or_why },
+	{ "@{push}", branch_push_tracking }
+};
+
+/* The mark the text at p (n bytes) starts with, in any case; NULL for none. */
+static mark_fn *mark_at(const char *p, size_t n)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(marks); i++) {
+		size_t ml = strlen(marks[i].mark);
+		if (n >= ml && !strncasecmp(p, marks[i].mark, ml))
+			return marks[i].where;
+	}
+	return NULL;
+}
+
 static mark_fn *branch_mark(const char *str, size_t len, size_t *plen)
 {
-	static const struct { const char *mark; mark_fn *where; } marks[] = { { "@{u}", upstream_or_why }, { "@{upstream}", upstream_or_why },
-		    { "@{push}", branch_push_tracking } };
 	for (size_t i = 0; i < ARRAY_SIZE(marks); i++) {
 		size_t ml = strlen(marks[i].mark);
 		if (len >= ml && !strncasecmp(str + len - ml, marks[i].mark, ml)) {
 			*plen = len - ml;
-			return marks[i].where;
+			/* as git, no mark follows a ':' (<rev>:<path>) */
+			return memchr(str, ':', *plen) ? NULL : marks[i].where;
 		}
 	}
 	return NULL;
@@ -687,12 +702,20 @@ static int get_oid_at_brace(const char *str, size_t len, const char *at, unsigne
 	const char *inner = at + 2;
 	size_t ilen = str + len - 1 - inner, plen = at - str;
 	struct strbuf ref = STRBUF_INIT;
+	mark_fn *where;
 	int r;
 
 	if ((r = interpret_branch_mark(str, len, &ref))) {
 		r = r > 0 && !refs_read(ref.buf, oid) ? 0 : -1;
 		strbuf_release(&ref);
 		return r;
+	}
+	if ((where = mark_at(at, str + len - at))) {
+		/* a mark with more after it: git resolves the branch's
+		 * (dying as it does) and finds no ref in what follows */
+		if (!memchr(str, ':', plen))
+			at_branch_mark(str, plen, where);
+		return -1;
 	}
 	if (*inner == '-')
 		return -1;  /* @{-N} is a name's whole start, never its end */
@@ -1312,6 +1335,10 @@ int get_oid_with_flags(const char *name, unsigned flags, struct object_id *oid)
 	int depth = 0;
 	size_t len = strlen(name);
 
+	/* the whole name first, as git tries it: a reflog date may hold a
+	 * ':' after its braces ("@{1}...x:y^{commit}") */
+	if (strchr(name, ':') && !get_oid_1(name, len, flags & ~GET_OID_ONLY_TO_DIE, oid))
+		return 0;
 	if (name[0] == ':')
 		return get_oid_colon(name, flags, oid);
 	for (cp = name; *cp; cp++) {

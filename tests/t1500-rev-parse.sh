@@ -155,6 +155,20 @@ test_expect_success 'options: --verify, -q, --short, --symbolic*, --abbrev-ref' 
 	compare_git rev-parse --symbolic ^HEAD~1
 '
 
+test_expect_success 'ranges and parent shorthands, as git prints them' '
+	for a in HEAD~2..HEAD ..HEAD~1 HEAD~1.. side...HEAD HEAD...side ... .. HEAD^@ HEAD^! \
+		HEAD^- HEAD^-1 HEAD^-2 HEAD^-x one^@ one^! nope..HEAD HEAD..nope HEAD^{tree}..HEAD \
+		HEAD...HEAD^{tree} "@{u}...c1^{commit}" "HEAD^{tree}...HEAD@{u}^{blob}" \
+		"HEAD:one.t^{blob}" "HEAD:nope..@{u}"; do
+		compare_git rev-parse "$a" &&
+		compare_git rev-parse --verify "$a" &&
+		compare_git rev-parse -q --verify "$a" HEAD &&
+		compare_git rev-parse --symbolic "$a" &&
+		compare_git rev-parse --symbolic-full-name "$a" &&
+		compare_git rev-parse --short --not "$a" || { echo "failed: $a"; return 1; }
+	done
+'
+
 test_expect_success 'detached HEAD: --abbrev-ref and --symbolic-full-name' '
 	git checkout -q HEAD~1 &&
 	compare_git rev-parse --abbrev-ref HEAD &&
