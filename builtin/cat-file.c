@@ -48,10 +48,17 @@ static int batch_cb(const struct option *opt, const char *arg, int unset UNUSED)
 }
 
 /* <object> names, with git's revision syntax. 0, or -1 after git's
- * messages (ambiguous short ids and the like). */
+ * messages (ambiguous short ids and the like). One object named on the
+ * command line is resolved as git does it there, to die: a path that is
+ * not there is fatal, and ":/<regex>" is no name. */
 static int resolve_name(const char *name, struct object_id *oid)
 {
 	return get_oid_with_flags(name, 0, oid);
+}
+
+static int resolve_arg(const char *name, struct object_id *oid)
+{
+	return get_oid_with_flags(name, GET_OID_ONLY_TO_DIE, oid);
 }
 
 /* For --batch: was a failed name an ambiguous short id? */
@@ -104,7 +111,7 @@ static int cat_typed(const char *want_name, const char *name)
 
 	if (want == OBJ_BAD)
 		die("invalid object type \"%s\"", want_name);
-	if (resolve_name(name, &oid) < 0)
+	if (resolve_arg(name, &oid) < 0)
 		die("Not a valid object name %s", name);
 	if (want == OBJ_BLOB) {
 		/* As git: a blob, or a tag of one, is streamed. */
@@ -158,7 +165,7 @@ static int cat_one(int mode, const char *name)
 	size_t size;
 	char *buf;
 
-	if (resolve_name(name, &oid) < 0)
+	if (resolve_arg(name, &oid) < 0)
 		die("Not a valid object name %s", name);
 	switch (mode) {
 	case 'e':

@@ -132,7 +132,14 @@ test_expect_success 'missing objects and bad names' '
 	printf "%s\n" $z 0123 "" "$(head -n1 ids) trailing" >in &&
 	compare_git_stdin in cat-file --batch &&
 	compare_git_stdin in cat-file --batch-check &&
-	compare_git_stdin in cat-file --batch-check="%(objectname) %(rest)|"
+	compare_git_stdin in cat-file --batch-check="%(objectname) %(rest)|" &&
+	for n in HEAD:nothere :nothere :0:nothere HEAD~999:x HEAD: ":/" ":/a"; do
+		for m in -t -e commit; do
+			compare_git cat-file $m "$n" || return 1
+		done
+	done &&
+	printf "%s\n" ":/a" ":nothere" >in &&
+	compare_git_stdin in cat-file --batch-check
 '
 
 # git 2.39 prints "--mailmap ..." in the usage that follows an error but
