@@ -1,12 +1,13 @@
 /* fuzz-format: the small parsers of user-written strings: ref formats
  * (ref_format_parse, refs/ref-filter.h) and sort keys, colour
  * specifications (lib/color.h), version order (lib/versioncmp.h) and
- * C-quoted strings (lib/quote.h), and --sort keys. The first input byte picks one; the
+ * C-quoted strings (lib/quote.h), --sort keys and dates (lib/approxidate.h). The first input byte picks one; the
  * rest is the string (for version order: two strings split at the first
  * NUL). Refusals die, which is an expected answer. Checked beyond not
  * crashing: version order is an order (antisymmetric, 0 only for equal
  * strings), and a quoted string's unquoted bytes survive quoting back. */
 #include "fuzz/fuzz-harness.h"
+#include "lib/approxidate.h"
 #include "lib/color.h"
 #include "lib/quote.h"
 #include "lib/versioncmp.h"
@@ -59,7 +60,7 @@ static void run(const uint8_t *data, size_t size)
 {
 	char *s = fuzz_str(data + 1, size - 1);
 	size_t n = size - 1;
-	switch (data[0] % 6) {
+	switch (data[0] % 7) {
 	case 0:
 	case 1: {
 		ref_format_free(ref_format_parse(s, data[0] & 1, 0));
@@ -85,6 +86,18 @@ static void run(const uint8_t *data, size_t size)
 	case 4:
 		check_unquote(s);
 		break;
+	case 6: {
+		/* any string is some time; git's own "@<seconds> <zone>" is
+		 * exactly its seconds */
+		int errors = 0;
+		char own[48];
+		uint64_t t = approxidate_careful(s, &errors) % 100000000000ULL;
+		snprintf(own, sizeof(own), "@%llu +0000", (unsigned long long)t);
+		errors = 0;
+		if (approxidate_careful(own, &errors) != t || errors)
+			abort();
+		break;
+	}
 	}
 	free(s);
 }
