@@ -386,6 +386,50 @@ struct loose {
 	int touched;    /* something in the string was understood */
 };
 
+/* Days from 1970-01-01 to the date of tm (year and day of the year). */
+static long long tm_days(const struct tm *tm)
+{
+	long long y = tm->tm_year + 1899LL;  /* the years before this one */
+	return 365 * (y - 1969) + y / 4 - y / 100 + y / 400 - 477 + tm->tm_yday;
+}
+
+/*
+ * mktime() as git gets it from glibc, whatever the C library: a time of
+ * day whose tm_isdst (carried from now) is not the zone's at that date
+ * takes the offset of the nearest time that has it, probed a week apart
+ * up to some eight years either way, else an hour's shift. (musl shifts
+ * by the zone's present difference, or not at all.)
+ */
+static time_t mktime_as_git(struct tm *tm)
+{
+	const long stride = 601200, bound = 536454000 / 2 + 601200;
+	struct tm got = *tm, probe;
+	int want = tm->tm_isdst;
+	time_t t, o;
+
+	got.tm_isdst = -1;
+	t = mktime(&got);
+	if (t == (time_t)-1 || want < 0 || !want == !got.tm_isdst) {
+		*tm = got;
+		return t;
+	}
+	for (long d = stride; d < bound; d += stride)
+		for (int dir = -1; dir <= 1; dir += 2) {
+			o = t + dir * d;
+			if (!localtime_r(&o, &probe) || !want != !probe.tm_isdst)
+				continue;
+			/* the wall clock of got, read with the probe's offset */
+			t = o + (time_t)(tm_days(&got) - tm_days(&probe)) * 86400 +
+			    (got.tm_hour - probe.tm_hour) * 3600 + (got.tm_min - probe.tm_min) * 60 +
+			    (got.tm_sec - probe.tm_sec);
+			localtime_r(&t, tm);
+			return t;
+		}
+	t += 3600 * (!want - !got.tm_isdst);
+	localtime_r(&t, tm);
+	return t;
+}
+
 /* The unset year, month and day from now (a month after now's is last
  * year's, a year before 1900 counts as unset), then back seconds earlier,
  * as mktime() and localtime() take it: the time. */
@@ -403,7 +447,7 @@ static time_t loose_settle(struct loose *l, time_t back)
 		if (tm->tm_mon > l->now.tm_mon)
 			tm->tm_year--;
 	}
-	t = mktime(tm) - back;
+	t = mktime_as_git(tm) - back;
 	localtime_r(&t, tm);
 	return t;
 }
