@@ -107,7 +107,7 @@ static void append_reflog(const char *gitdir, const char *ref, const struct obje
 /* A config value as git writes it: quoted when it would not survive. */
 static void add_config_value(struct strbuf *sb, const char *v)
 {
-	int quote = !*v || isspace((unsigned char)v[0]) || isspace((unsigned char)v[strlen(v) - 1]) ||
+	int quote = !*v || git_isspace((unsigned char)v[0]) || git_isspace((unsigned char)v[strlen(v) - 1]) ||
 		    strpbrk(v, ";#");
 	if (quote)
 		strbuf_addch(sb, '"');

@@ -37,11 +37,11 @@ static const char *next_word(const char *p, struct strbuf *out)
 	if (*p == '"') {
 		if (unquote_c_style(out, at, &p) < 0)
 			die("badly quoted argument: %s", at);
-		if (*p && !isspace((unsigned char)*p))
+		if (*p && !git_isspace((unsigned char)*p))
 			die("unexpected character after quoted argument: %s", at);
 		return p;
 	}
-	while (*p && !isspace((unsigned char)*p))
+	while (*p && !git_isspace((unsigned char)*p))
 		strbuf_addch(out, *p++);
 	return p;
 }
@@ -288,7 +288,7 @@ static int update_refs_stdin(int term, unsigned flags, const char *msg)
 		const struct stdin_cmd *cmd;
 		if (line.buf[0] == term)
 			die("empty command in input");
-		if (isspace((unsigned char)line.buf[0]))
+		if (git_isspace((unsigned char)line.buf[0]))
 			die("whitespace before command: %s", line.buf);
 		if (!(cmd = find_cmd(line.buf, term)))
 			die("unknown command: %s", line.buf);

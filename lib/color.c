@@ -141,12 +141,12 @@ int color_parse(const char *spec, struct strbuf *out)
 		size_t n;
 		struct color c;
 		int code;
-		while (isspace((unsigned char)*p))
+		while (git_isspace((unsigned char)*p))
 			p++;
 		if (!*p)
 			break;
 		w = p;
-		while (*p && !isspace((unsigned char)*p))
+		while (*p && !git_isspace((unsigned char)*p))
 			p++;
 		n = p - w;
 		if (n == 5 && !strncmp(w, "reset", 5))

@@ -204,7 +204,7 @@ static void add_line_ev(struct evs *e, const char *buf, const char *p, const cha
 			int keys, const struct key *k, struct strbuf *vname)
 {
 	const char *q = p;
-	while (q < end && isspace((unsigned char)*q))
+	while (q < end && git_isspace((unsigned char)*q))
 		q++;
 	if (q < end && (*q == '#' || *q == ';'))
 		add_ev(e, EV_COMMENT, p - buf, end - buf, 0, 0);
@@ -405,11 +405,11 @@ static size_t header_names(const char *h, const char *end, const char *name)
 	int quoted = 0;
 
 	for (; p < end && *p != ']'; p++) {
-		if (!quoted && isspace((unsigned char)*p)) {
+		if (!quoted && git_isspace((unsigned char)*p)) {
 			quoted = 1;
 			if (*name++ != '.')
 				return 0;
-			while (++p < end && isspace((unsigned char)*p))
+			while (++p < end && git_isspace((unsigned char)*p))
 				;
 			if (p >= end || *p != '"')
 				return 0;
@@ -418,7 +418,7 @@ static size_t header_names(const char *h, const char *end, const char *name)
 		if (quoted && *p == '\\' && p + 1 < end) {
 			p++;
 		} else if (quoted && *p == '"') {
-			while (++p < end && isspace((unsigned char)*p))
+			while (++p < end && git_isspace((unsigned char)*p))
 				;
 			break;
 		}
@@ -427,7 +427,7 @@ static size_t header_names(const char *h, const char *end, const char *name)
 	}
 	if (p >= end || *p != ']' || *name)
 		return 0;
-	for (p++; p < end && isspace((unsigned char)*p); p++)
+	for (p++; p < end && git_isspace((unsigned char)*p); p++)
 		;
 	return p - h;
 }
@@ -464,7 +464,7 @@ static int edit_section(const char *old_name, const char *new_name, int copy)
 		const char *next = nl ? nl + 1 : end, *h = p;
 		size_t n;
 
-		while (h < next && isspace((unsigned char)*h))
+		while (h < next && git_isspace((unsigned char)*h))
 			h++;
 		if (h < next && *h == '[') {
 			strbuf_addbuf(&out, &copied);

@@ -63,9 +63,9 @@ static void parse_section(struct parser *ps)
 			bad_line(ps);
 		if (c == ']')
 			return;
-		if (isspace(c)) {
+		if (git_isspace(c)) {
 			/* [section "subsection"] */
-			while (isspace(c)) {
+			while (git_isspace(c)) {
 				if (c == '\n')
 					incomplete_line(ps);
 				c = getc_cfg(ps);
@@ -139,7 +139,7 @@ static void parse_value(struct parser *ps, struct strbuf *val)
 		}
 		/* git keeps a run of blanks inside a value as spaces, one a
 		 * blank (a tab after a continuation line too) */
-		if (!quoted && isspace(c)) {
+		if (!quoted && git_isspace(c)) {
 			if (val->len)
 				strbuf_addch(val, ' ');
 			continue;
@@ -172,7 +172,7 @@ int config_parse_buf(const char *buf, size_t len, const char *name, config_fn fn
 		if (ps.eof)
 			break;
 		parse_at.line = ps.line;
-		if (c == '\n' || isspace(c))
+		if (c == '\n' || git_isspace(c))
 			continue;
 		if (c == '#' || c == ';') {
 			while ((c = getc_cfg(&ps)) != '\n')

@@ -106,7 +106,7 @@ void strbuf_stripspace(struct strbuf *sb, int skip_comments)
 			i += len;
 			continue;
 		}
-		while (n && isspace((unsigned char)sb->buf[i + n - 1]))
+		while (n && git_isspace((unsigned char)sb->buf[i + n - 1]))
 			n--;
 		if (n) {
 			if (empties && j)

@@ -152,7 +152,7 @@ static const char *line_end(const char *p, const char *end)
 static int blank_line(const char *p, const char *end)
 {
 	for (; p < end && *p != '\n'; p++)
-		if (!isspace((unsigned char)*p))
+		if (!git_isspace((unsigned char)*p))
 			return 0;
 	return 1;
 }
@@ -242,12 +242,12 @@ static size_t block_start(const char *msg, size_t len)
 				trailers++;
 				cont = 0;
 				git_line = 1;
-			} else if ((sep = separator_at(bol, end)) >= 1 && !isspace((unsigned char)*bol)) {
+			} else if ((sep = separator_at(bol, end)) >= 1 && !git_isspace((unsigned char)*bol)) {
 				trailers++;
 				cont = 0;
 				if (token_of(bol, (size_t)sep))
 					git_line = 1;
-			} else if (isspace((unsigned char)*bol)) {
+			} else if (git_isspace((unsigned char)*bol)) {
 				cont++;
 			} else {
 				others += 1 + cont;
@@ -391,11 +391,11 @@ static int wanted(const struct trailer_opts *o, const char *key, size_t n)
 /* Leading and trailing white space off s[0..*n). */
 static const char *trim(const char *s, size_t *n)
 {
-	while (*n && isspace((unsigned char)*s)) {
+	while (*n && git_isspace((unsigned char)*s)) {
 		s++;
 		(*n)--;
 	}
-	while (*n && isspace((unsigned char)s[*n - 1]))
+	while (*n && git_isspace((unsigned char)s[*n - 1]))
 		(*n)--;
 	return s;
 }
@@ -440,7 +440,7 @@ static void one_trailer(struct strbuf *out, const char *t, size_t tn, const stru
 		/* a line break and the blanks after it: one space */
 		for (size_t i = 0; i < vn; i++) {
 			if (v[i] == '\n') {
-				while (i + 1 < vn && isspace((unsigned char)v[i + 1]))
+				while (i + 1 < vn && git_isspace((unsigned char)v[i + 1]))
 					i++;
 				strbuf_addch(&val, ' ');
 			} else {
@@ -485,7 +485,7 @@ void trailer_format(struct strbuf *out, const char *msg, size_t len, const struc
 	while (p < e) {
 		const char *q = line_end(p, e);
 		if (separator_at(p, e) >= 1)
-			while (q < e && isspace((unsigned char)*q) && *q != '\n')
+			while (q < e && git_isspace((unsigned char)*q) && *q != '\n')
 				q = line_end(q, e);
 		one_trailer(out, p, (size_t)(q - p), o, origin);
 		p = q;

@@ -106,6 +106,13 @@ int file_exists(const char *path);
 /* Create leading directories of path (mode 0777 & umask). 0 or -1. */
 int mkdir_leading(const char *path);
 
+/* git's isspace(): a space, tab, newline or carriage return, in any
+ * locale (a vertical tab or form feed is none) */
+static inline int git_isspace(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 static inline int is_hex_digit(int c)
 {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');

@@ -15,18 +15,18 @@ static int listed;
 static void parse_head(struct worktree *wt, const char *buf, size_t len)
 {
 	const char *p;
-	while (len && isspace((unsigned char)buf[len - 1]))
+	while (len && git_isspace((unsigned char)buf[len - 1]))
 		len--;
 	if (len >= 4 && !memcmp(buf, "ref:", 4)) {
 		p = buf + 4;
-		while (p < buf + len && isspace((unsigned char)*p))
+		while (p < buf + len && git_isspace((unsigned char)*p))
 			p++;
 		if (p < buf + len)
 			wt->head_ref = xstrndup(p, buf + len - p);
 		return;
 	}
 	if (len >= HEX_SZ && !get_oid_hex(buf, &wt->head_oid) &&
-	    (len == HEX_SZ || isspace((unsigned char)buf[HEX_SZ])))
+	    (len == HEX_SZ || git_isspace((unsigned char)buf[HEX_SZ])))
 		wt->is_detached = 1;
 }
 

@@ -1022,7 +1022,7 @@ static void append_value(struct strbuf *out, struct ref_item *it, const struct a
 static int is_blank(const struct strbuf *sb)
 {
 	for (size_t i = 0; i < sb->len; i++)
-		if (!isspace((unsigned char)sb->buf[i]))
+		if (!git_isspace((unsigned char)sb->buf[i]))
 			return 0;
 	return 1;
 }

@@ -221,12 +221,12 @@ static int match_rule(const char *rule, const char *full, const char **s, size_t
 	/* git reads the name with sscanf's %s: past the rule's prefix,
 	 * blanks are skipped and the name ends at the next one, whatever
 	 * follows (a name with blanks can only come from the config) */
-	for (p = full + pre; *p && !isspace((unsigned char)*p); p++)
+	for (p = full + pre; *p && !git_isspace((unsigned char)*p); p++)
 		;
 	if (*p) {
-		for (p = full + pre; isspace((unsigned char)*p); p++)
+		for (p = full + pre; git_isspace((unsigned char)*p); p++)
 			;
-		for (e = p; *e && !isspace((unsigned char)*e); e++)
+		for (e = p; *e && !git_isspace((unsigned char)*e); e++)
 			;
 		*s = p;
 		*n = e - p;

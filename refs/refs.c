@@ -31,18 +31,18 @@ int parse_loose_ref(const char *buf, size_t len, struct object_id *oid, struct s
 {
 	const char *p;
 	size_t n = len;
-	while (n && isspace((unsigned char)buf[n - 1]))
+	while (n && git_isspace((unsigned char)buf[n - 1]))
 		n--;
 	if (n >= 4 && !memcmp(buf, "ref:", 4)) {
 		p = buf + 4;
-		while (p < buf + n && isspace((unsigned char)*p))
+		while (p < buf + n && git_isspace((unsigned char)*p))
 			p++;
 		strbuf_reset(target);
 		strbuf_add(target, p, buf + n - p);
 		return 1;
 	}
 	if (n < HEX_SZ || get_oid_hex(buf, oid) ||
-	    (n > HEX_SZ && !isspace((unsigned char)buf[HEX_SZ])))
+	    (n > HEX_SZ && !git_isspace((unsigned char)buf[HEX_SZ])))
 		return -1;
 	return 0;
 }

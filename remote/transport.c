@@ -46,7 +46,7 @@ char *url_guess_dir(const char *url, int bare)
 			goto done;
 		}
 	}
-	while (end > start && (end[-1] == '/' || isspace((unsigned char)end[-1])))
+	while (end > start && (end[-1] == '/' || git_isspace((unsigned char)end[-1])))
 		end--;
 	if (end - start >= 5 && !memcmp(end - 5, "/.git", 5))
 		end -= 5;
