@@ -61,8 +61,11 @@ static void parse_section(struct parser *ps)
 		c = getc_cfg(ps);
 		if (ps->eof)
 			bad_line(ps);
-		if (c == ']')
+		if (c == ']') {
+			if (!ps->section.len)  /* "[]" */
+				bad_line(ps);
 			return;
+		}
 		if (git_isspace(c)) {
 			/* [section "subsection"] */
 			while (git_isspace(c)) {
@@ -120,8 +123,8 @@ static void parse_value(struct parser *ps, struct strbuf *val)
 			c = getc_cfg(ps);
 			switch (c) {
 			case '\n':
-				if (ps->eof)
-					goto done;
+				/* a continuation, at the end of the file too
+				 * (an open quote is then unfinished) */
 				continue;
 			case 't': c = '\t'; break;
 			case 'b': c = '\b'; break;
@@ -147,7 +150,6 @@ static void parse_value(struct parser *ps, struct strbuf *val)
 		strbuf_addch(val, c);
 		trim = val->len;
 	}
-done:
 	strbuf_setlen(val, trim);
 }
 
@@ -201,9 +203,11 @@ int config_parse_buf(const char *buf, size_t len, const char *name, config_fn fn
 			getc_cfg(&ps);
 			parse_value(&ps, &val);
 			ret = fn(key.buf, val.buf, data);
-		} else if (c == EOF || c == '\n' || c == '#' || c == ';' || c == '\r') {
-			while ((c = getc_cfg(&ps)) != '\n')
-				;
+		} else if (c == EOF || c == '\n' ||
+			   (c == '\r' && ps.p + 1 < ps.end && ps.p[1] == '\n')) {
+			/* a name alone on its line (git allows no comment
+			 * after it) */
+			getc_cfg(&ps);
 			ret = fn(key.buf, NULL, data);
 		} else {
 			bad_line(&ps);

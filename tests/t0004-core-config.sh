@@ -35,6 +35,20 @@ test_expect_success 'a bad value in the repository config names its file and lin
 	git config --unset core.abbrev
 '
 
+test_expect_success 'config syntax at its edges: what git reads and what it calls a bad line' '
+	cd r &&
+	cp .git/config ../config.saved &&
+	for text in "[a]\n\tk ; c\n" "[a]\n\tk # c\n" "[a]\r\n\tk\r\n" "[a]\n\tk \r\n" "[a]\n\tk" \
+		"[a]\n\tk\r" "[a]\n\tk\rx\n" "[a]\n\tk=1\v\n" "[a]\v\n" "\f[a]\n" "[a]\n\tk = a\fb\n" \
+		"[]\n" "[ \"x\"]\n\tk = v\n" "[a]\n\tk = \"a\\\\" "[a]\n\tk = a\\\\" "[a]\n\tk = a\\\\\nb\n" \
+		"[a]\f\tk = v\n" "[a] [b]\n\tk = v\n"; do
+		cp ../config.saved .git/config &&
+		printf "$text" >>.git/config &&
+		compare_git branch -vv || { echo "config text: $text"; return 1; }
+	done &&
+	cp ../config.saved .git/config
+'
+
 test_expect_success 'core.abbrev: the length of every abbreviation not given one' '
 	cd r && git branch other &&
 	for cfg in "" "-c core.abbrev=12" "-c core.abbrev=no" "-c core.abbrev=auto" "-c core.abbrev=4" \
