@@ -7,12 +7,18 @@
 #include "lib/repo.h"
 #include <ctype.h>
 
+/* White space within a line, as git's parser takes it. */
+static int is_blank(char c)
+{
+	return c != '\n' && git_isspace(c);
+}
+
 /* A section header line: fills name (lower-cased) and sub, and *after
  * with where the header ends (after its ']'); 1 if it is one. */
 static int parse_header(const char *p, const char *end, struct strbuf *name, struct strbuf *sub,
 			const char **after)
 {
-	while (p < end && (*p == ' ' || *p == '\t'))
+	while (p < end && is_blank(*p))
 		p++;
 	if (p >= end || *p != '[')
 		return 0;
@@ -33,7 +39,7 @@ static int parse_header(const char *p, const char *end, struct strbuf *name, str
 		*after = p + 1;
 		return 1;
 	}
-	while (p < end && (*p == ' ' || *p == '\t'))
+	while (p < end && is_blank(*p))
 		p++;
 	if (p >= end || *p != '"')
 		return 0;
@@ -50,7 +56,7 @@ static int parse_header(const char *p, const char *end, struct strbuf *name, str
 /* A variable line: its lower-cased name; 1 if it is one. */
 static int parse_var(const char *p, const char *end, struct strbuf *name)
 {
-	while (p < end && (*p == ' ' || *p == '\t'))
+	while (p < end && is_blank(*p))
 		p++;
 	if (p >= end || !isalpha((unsigned char)*p))
 		return 0;
@@ -137,21 +143,26 @@ static int section_matches(const struct strbuf *name, const struct strbuf *sub, 
 	return has_sub && !strcmp(sub->buf, want_sub);
 }
 
-/* Length of the line at p, the newline included. Continuation lines
- * (a value ending in a backslash) belong to the same line. */
+/* Length of the line at p, the newline included. A newline escaped by a
+ * backslash continues the line, outside a comment ('#' or ';' not in
+ * quotes), as git reads values. */
 static size_t line_len(const char *p, const char *end)
 {
-	const char *q = p;
-	for (;;) {
-		const char *nl = memchr(q, '\n', end - q);
-		if (!nl)
-			return end - p;
-		if (nl > q && nl[-1] == '\\') {
-			q = nl + 1;
-			continue;
-		}
-		return nl + 1 - p;
+	const char *q = p, *nl;
+	int quoted = 0;
+
+	while (q < end) {
+		char c = *q++;
+		if (c == '\n')
+			return q - p;
+		if (c == '\\' && q < end)
+			q++;  /* an escaped byte, a newline too */
+		else if (c == '"')
+			quoted = !quoted;
+		else if (!quoted && (c == '#' || c == ';'))
+			return (nl = memchr(q, '\n', end - q)) ? (size_t)(nl + 1 - p) : (size_t)(end - p);
 	}
+	return end - p;
 }
 
 static int write_config(const char *path, struct strbuf *content)
@@ -222,21 +233,25 @@ static void parse_events(const struct strbuf *in, const struct key *k, struct ev
 	const char *p = in->buf, *end = in->buf + in->len, *after;
 	int keys = 0;
 
+	/* a byte order mark is no part of any event: it stays */
+	if (in->len >= 3 && !memcmp(p, "\357\273\277", 3))
+		p += 3;
+
 	while (p < end) {
 		const char *next = p + line_len(p, end);
-		if (parse_header(p, next, &sname, &ssub, &after)) {
+		/* headers, as many as the line holds, then what follows them */
+		while (parse_header(p, next, &sname, &ssub, &after)) {
 			const char *h = memchr(p, '[', next - p);
-			int has_sub = ssub.len || memchr(p, '"', after - p) || strchr(sname.buf, '.');
+			int has_sub = ssub.len || memchr(h, '"', after - h) || strchr(sname.buf, '.');
 			keys = section_matches(&sname, &ssub, has_sub, k->section, k->sub);
 			add_ev(e, EV_BLANK, p - in->buf, h - in->buf, 0, 0);
 			/* a newline right after the ']' is the header's */
 			if (after < next && *after == '\n')
 				after++;
 			add_ev(e, EV_SECTION, h - in->buf, after - in->buf, keys, 0);
-			add_line_ev(e, in->buf, after, next, keys, k, &vname);
-		} else {
-			add_line_ev(e, in->buf, p, next, keys, k, &vname);
+			p = after;
 		}
+		add_line_ev(e, in->buf, p, next, keys, k, &vname);
 		p = next;
 	}
 	strbuf_release(&sname);
@@ -255,7 +270,7 @@ static void parse_events(const struct strbuf *in, const struct key *k, struct ev
 static int section_span(const struct evs *e, size_t i, int all, size_t *begin, size_t *end,
 			size_t *skip)
 {
-	size_t j, b = 0, n = 0;
+	size_t j, b = e->v[0].begin, n = 0;
 	int header = 0;
 
 	for (j = i; j > 0; j--) {

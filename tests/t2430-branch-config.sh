@@ -106,7 +106,10 @@ test_expect_success 'one key set or removed as git edits it: on a header line, a
 		"[branch \"a\"]\n\tpushremote = .\n\tmerge = refs/heads/b\n" \
 		"[branch \"a\"]\n\tremote =\n\tmerge = refs/heads/b\n" \
 		"[branch \"a\"]   \n[z]\n" "[branch \"a\"] ; c\n\n" \
-		"[branch \"a\"]\n\tmerge = refs/heads/b # c\n[branch \"a\"] # e\n"; do
+		"[branch \"a\"]\n\tmerge = refs/heads/b # c\n[branch \"a\"] # e\n" \
+		"[branch \"a\"]\f\tremote = .\n\tmerge = refs/heads/b\n" \
+		"[branch \"a\"] [z]\n\tremote = .\n[branch \"a\"]\n\tremote = .\n\tmerge = refs/heads/b\n" \
+		"[branch \"a\"]\n\tremote ; c\\\\\n q\n\tremote = .\n\tmerge = refs/heads/b\n"; do
 		for cmd in "--unset-upstream a" "-u b a" "--edit-description a"; do
 			GIT_EDITOR="f() { echo text >\"\$1\"; }; f" with_config "$cfg" branch $cmd ||
 			{ echo "config: $cfg; branch $cmd"; return 1; }
