@@ -23,12 +23,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc; (void)argv;
 	fuzz_quiet_stderr();
-	if (!mkdtemp(dir))
-		abort();
-	the_repo.gitdir = the_repo.commondir = dir;
-	file = xstrfmt("%s/config", dir);
-	for (int i = 0; i < 4; i++)
-		(void)common_path("%0512d", 0);
+	file = fuzz_private_repo(dir, "config");
 	return 0;
 }
 

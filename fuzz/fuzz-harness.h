@@ -21,6 +21,7 @@
 #define FUZZ_HARNESS_H
 
 #include "lib/util.h"
+#include "lib/repo.h"
 #include <setjmp.h>
 #include <stdint.h>
 
@@ -191,6 +192,19 @@ static void fuzz_quiet_stderr(void)
 	FILE *devnull = fopen("/dev/null", "w");
 	if (devnull)
 		stderr = devnull;
+}
+
+/* Makes a private directory from templ (mkdtemp) that stands in for the
+ * repository's git and common dirs, and grows common_path()'s buffers
+ * once, outside any run; returns "<dir>/<file>". */
+static char *fuzz_private_repo(char *templ, const char *file)
+{
+	if (!mkdtemp(templ))
+		abort();
+	the_repo.gitdir = the_repo.commondir = templ;
+	for (int i = 0; i < 4; i++)
+		(void)common_path("%0512d", 0);
+	return xstrfmt("%s/%s", templ, file);
 }
 
 /* Runs fn(data, size); returns 0 when it returned, else the code it
