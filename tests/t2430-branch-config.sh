@@ -91,6 +91,25 @@ test_expect_success '--unset-upstream leaves .pushremote' '
 		branch --unset-upstream a
 '
 
+# config_edit TEXT CMD...: CMD by git and by mini-git, each in a copy of
+# base kept for these edits of the config alone, with TEXT (printf format)
+# appended to the config: the same output, exit code and config after.
+config_edit() {
+	text=$1
+	shift
+	for who in git mini-git; do
+		[ -d "edit.$who" ] || cp -a base "edit.$who" || return 1
+		cp config.base "edit.$who/.git/config" &&
+		printf "$text" >>"edit.$who/.git/config" &&
+		bin=git && { [ $who = git ] || bin=$MINI_GIT; } &&
+		(cd "edit.$who" && "$bin" "$@" >../out.$who 2>../err.$who; echo "exit=$?" >>../out.$who) &&
+		cp "edit.$who/.git/config" "conf.$who" || return 1
+	done
+	sed -i "s/mini-git/git/g" err.mini-git &&
+	test_cmp out.git out.mini-git && test_cmp err.git err.mini-git &&
+	test_cmp conf.git conf.mini-git
+}
+
 test_expect_success 'one key set or removed as git edits it: on a header line, a section left empty, several values' '
 	for cfg in \
 		"[branch \"a\"] remote = .\n\tmerge = refs/heads/b\n" \
@@ -111,10 +130,10 @@ test_expect_success 'one key set or removed as git edits it: on a header line, a
 		"[branch \"a\"] [z]\n\tremote = .\n[branch \"a\"]\n\tremote = .\n\tmerge = refs/heads/b\n" \
 		"[branch \"a\"]\n\tremote ; c\\\\\n q\n\tremote = .\n\tmerge = refs/heads/b\n"; do
 		for cmd in "--unset-upstream a" "-u b a" "--edit-description a"; do
-			GIT_EDITOR="f() { echo text >\"\$1\"; }; f" with_config "$cfg" branch $cmd ||
+			GIT_EDITOR="f() { echo text >\"\$1\"; }; f" config_edit "$cfg" branch $cmd ||
 			{ echo "config: $cfg; branch $cmd"; return 1; }
 		done &&
-		GIT_EDITOR="f() { : >\"\$1\"; }; f" with_config "$cfg" branch --edit-description a ||
+		GIT_EDITOR="f() { : >\"\$1\"; }; f" config_edit "$cfg" branch --edit-description a ||
 		{ echo "config: $cfg; empty description"; return 1; }
 	done
 '
