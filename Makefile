@@ -195,7 +195,7 @@ unit-tests: $(UNIT_BIN)
 	@for t in $(UNIT_BIN); do cp $$t tests/unit/bin/.tmp && mv -f tests/unit/bin/.tmp tests/unit/bin/$${t##*/}; done
 
 test: all
-	cd tests && prove -j2 $(PROVE_OPTS) t[0-9]*.sh $$(ls unit/bin/t-* 2>/dev/null)
+	cd tests && MINI_GIT_VARIANT=$(VARIANT) prove -j2 $(PROVE_OPTS) t[0-9]*.sh $$(ls unit/bin/t-* 2>/dev/null)
 
 # libFuzzer targets (clang); the rules live in fuzz/fuzz.mk.
 fuzz:
