@@ -386,13 +386,6 @@ struct loose {
 	int touched;    /* something in the string was understood */
 };
 
-/* Days from 1970-01-01 to the date of tm (year and day of the year). */
-static long long tm_days(const struct tm *tm)
-{
-	long long y = tm->tm_year + 1899LL;  /* the years before this one */
-	return 365 * (y - 1969) + y / 4 - y / 100 + y / 400 - 477 + tm->tm_yday;
-}
-
 /*
  * mktime() as git gets it from glibc, whatever the C library: a time of
  * day whose tm_isdst (carried from now) is not the zone's at that date
@@ -419,9 +412,7 @@ static time_t mktime_as_git(struct tm *tm)
 			if (!localtime_r(&o, &probe) || !want != !probe.tm_isdst)
 				continue;
 			/* the wall clock of got, read with the probe's offset */
-			t = o + (time_t)(tm_days(&got) - tm_days(&probe)) * 86400 +
-			    (got.tm_hour - probe.tm_hour) * 3600 + (got.tm_min - probe.tm_min) * 60 +
-			    (got.tm_sec - probe.tm_sec);
+			t = o + (timegm(&got) - timegm(&probe));
 			localtime_r(&t, tm);
 			return t;
 		}
