@@ -293,12 +293,23 @@ void packed_refs_forget(void)
 	cached_absent = 0;
 }
 
-/* Sorted file: the first record whose name is >= key. */
+/* Sorted file: the first record whose name is >= key. The first probe
+ * is the last record of the file's first page, which reading the header
+ * brought in: refs/heads/ sorts before refs/remotes/ and refs/tags/, so a
+ * branch listing or look-up usually ends there, where a probe in the
+ * middle would read a page from disk at each halving on a cold cache. */
 static const char *record_lower_bound(struct packed_refs *pr, const char *key)
 {
 	const char *lo = pr->start, *hi = end_of(pr);
+	const char *first_page_end = pr->buf + 4096;
 	while (lo < hi) {
 		const char *mid = lo + (hi - lo) / 2;
+		if (lo < first_page_end && first_page_end < mid) {
+			/* its last whole line, so that the name read is there */
+			const char *nl = memrchr(lo, '\n', first_page_end - lo);
+			if (nl)
+				mid = nl;
+		}
 		const char *rec = record_start(lo, mid);
 		if (cmp_rec_name(rec, key) < 0)
 			lo = record_end(mid, hi);

@@ -50,7 +50,7 @@ int main(void)
 {
 	char dir[] = "/tmp/t-packed-refs.XXXXXX", hex[41];
 	struct object_id oid;
-	struct strbuf big = STRBUF_INIT;
+	struct strbuf big = STRBUF_INIT, peeled = STRBUF_INIT;
 	unsigned flags;
 
 	if (!mkdtemp(dir))
@@ -126,7 +126,43 @@ int main(void)
 				all = 0;
 		}
 		check(all, "large: binary search finds every probe");
+		/* the first probe is the last whole line of the first page:
+		 * names on both sides of it and on the line across it */
+		for (unsigned i = 0; i < 200; i++) {
+			char name[64];
+			snprintf(name, sizeof(name), "refs/tags/v%05u", i);
+			if (refs_read(name, &oid) || oid.hash[19] != (unsigned char)(i + 100))
+				all = 0;
+		}
+		check(all, "large: every name around the end of the first page");
 	}
+	/* the same with a peeled line after every tag: a probe that lands on
+	 * one goes back to its record */
+	strbuf_addstr(&peeled, "# pack-refs with: peeled fully-peeled sorted \n");
+	for (unsigned i = 0; i < 3000; i++) {
+		hex_of(hex, i + 100);
+		strbuf_addf(&peeled, "%s refs/tags/v%05u\n", hex, i);
+		hex_of(hex, i + 7);
+		strbuf_addf(&peeled, "^%s\n", hex);
+	}
+	write_file(".git/packed-refs", peeled.buf);
+	refs_invalidate();
+	{
+		int all = 1;
+		for (unsigned i = 0; i < 3000; i += i < 200 ? 1 : 101) {
+			char name[64];
+			snprintf(name, sizeof(name), "refs/tags/v%05u", i);
+			if (refs_read(name, &oid) || oid.hash[19] != (unsigned char)(i + 100))
+				all = 0;
+		}
+		check(all, "large, peeled: every name found");
+		check(!strcmp(list("refs/tags/v0004"), "refs/tags/v00040 refs/tags/v00041 refs/tags/v00042 "
+				"refs/tags/v00043 refs/tags/v00044 refs/tags/v00045 refs/tags/v00046 "
+				"refs/tags/v00047 refs/tags/v00048 refs/tags/v00049"),
+		      "large, peeled: a slice across the first page's end");
+	}
+	write_file(".git/packed-refs", big.buf);
+	refs_invalidate();
 	check(refs_read("refs/tags/v99999", &oid) < 0 && refs_read("refs/tags/a", &oid) < 0 &&
 	      refs_read("refs/zzz", &oid) < 0, "large: names before, between and after");
 
@@ -141,6 +177,7 @@ int main(void)
 	check(!refs_resolve("refs/heads/bad", &oid, &flags) && (flags & REF_ISBROKEN), "garbage is broken");
 
 	strbuf_release(&big);
+	strbuf_release(&peeled);
 	if (chdir("/") == 0) {
 		char cmd[64];
 		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
