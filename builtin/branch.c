@@ -62,7 +62,7 @@ static int branch_config_cb(const char *key, const char *value, void *data)
 {
 	const char *slot;
 	(void)data;
-	config_check_core(key, value, NULL);
+	config_check_default(key, value, NULL);
 	column_config(key, value, "branch", &colopts);
 	if (!strcmp(key, "color.branch") || !strcmp(key, "color.ui"))
 		config_parse_colorbool(key, value);
@@ -75,10 +75,8 @@ static int branch_config_cb(const char *key, const char *value, void *data)
 	for (int i = 0; i < C_NR; i++)
 		if (!strcmp(slot, slot_names[i])) {
 			struct strbuf sb = STRBUF_INIT;
-			if (!value) {
-				error("missing value for '%s'", key);
-				config_die_bad_variable();
-			}
+			if (!value)
+				config_die_missing_value(key);
 			if (color_parse(value, &sb) < 0)
 				config_die_bad_variable();
 			free(colors[i]);

@@ -444,6 +444,7 @@ int cmd_cat_file(int argc, const char **argv)
 				    !strcmp(o->long_name, "batch") ? 2 : 3;
 	}
 	all_opts = opts;
+	setup_for_command(argc, argv);
 	argc = parse_options(argc, argv, opts, cat_file_usage, 0);
 
 	if (batch_mode) {

@@ -243,6 +243,7 @@ int cmd_clone(int argc, const char **argv)
 		OPT_END()
 	};
 
+	config_check_default_all();
 	argc = parse_options(argc, argv, opts, clone_usage, 0);
 	if (argc == 0)
 		usage_msg_opt("You must specify a repository to clone.", clone_usage, opts);

@@ -290,8 +290,8 @@ int cmd_fetch(int argc, const char **argv)
 	strbuf_addstr(&rla, "fetch");
 	for (int i = 1; i < argc; i++)
 		strbuf_addf(&rla, " %s", argv[i]);
+	setup_for_command(argc, argv);
 	argc = parse_options(argc, argv, opts, fetch_usage, 0);
-	setup_git_directory();
 	if (argc > 0)
 		dest = argv[0];
 	remote_config_get(dest, &rc);

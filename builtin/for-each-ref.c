@@ -40,7 +40,7 @@ int cmd_for_each_ref(int argc, const char **argv)
 		OPT_END()
 	};
 
-	setup_git_directory();
+	setup_for_command(argc, argv);
 	argc = parse_options(argc, argv, opts, for_each_ref_usage, 0);
 	if (maxcount < 0) {
 		error("invalid --count argument: `%d'", maxcount);

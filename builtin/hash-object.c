@@ -1,6 +1,7 @@
 /* hash-object.c: the id an object would have, optionally written as a
  * loose object. Works outside a repository unless -w is given. */
 #include "builtin/builtin.h"
+#include "lib/config.h"
 #include "lib/repo.h"
 #include "odb/odb.h"
 #include "odb/object.h"
@@ -145,6 +146,8 @@ int cmd_hash_object(int argc, const char **argv)
 		prefix = the_repo.prefix;
 	else
 		prefix = NULL;
+	if (!o.write)
+		config_check_default_all();
 	if (o.write)
 		prefix = the_repo.prefix;
 

@@ -1,5 +1,6 @@
 /* index-pack.c: build a pack's .idx (version 2), from a file or stdin. */
 #include "builtin/builtin.h"
+#include "lib/config.h"
 #include "lib/progress.h"
 #include "lib/repo.h"
 #include "odb/odb.h"
@@ -151,6 +152,7 @@ int cmd_index_pack(int argc, const char **argv)
 
 	if (setup_git_directory_gently() == 0)
 		opts.check_collisions = 1;
+	config_check_default_all();
 	char *dest_idx = idx ? xstrdup(idx) : xstrfmt("%.*s.idx", (int)(strlen(pack) - 5), pack);
 	if (index_pack_file(pack, dest_idx, &opts, hash) < 0)
 		exit(128);

@@ -54,6 +54,7 @@ int cmd_init(int argc, const char **argv)
 	argc = parse_options(argc, argv, opts, init_usage, 0);
 	if (argc > 1)
 		usage_with_options(init_usage, opts);
+	config_check_default_all();
 	if (objfmt && strcmp(objfmt, "sha1"))
 		die("unknown hash algorithm '%s'", objfmt);
 	if (argc == 1) {

@@ -169,7 +169,7 @@ int cmd_show_ref(int argc, const char **argv)
 		OPT_END()
 	};
 
-	setup_git_directory();
+	setup_for_command(argc, argv);
 	argc = parse_options(argc, argv, opts, show_ref_usage, 0);
 	if (exclude_existing)
 		return do_exclude_existing(exclude_pattern);

@@ -54,7 +54,7 @@ int cmd_symbolic_ref(int argc, const char **argv)
 		OPT_END()
 	};
 
-	setup_git_directory();
+	setup_for_command(argc, argv);
 	argc = parse_options(argc, argv, opts, symbolic_ref_usage, 0);
 	if (msg && !*msg)
 		die("Refusing to perform update with empty message");

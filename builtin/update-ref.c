@@ -325,7 +325,7 @@ int cmd_update_ref(int argc, const char **argv)
 		OPT_END()
 	};
 
-	setup_git_directory();
+	setup_for_command(argc, argv);
 	argc = parse_options(argc, argv, opts, update_ref_usage, 0);
 	if (msg && !*msg)
 		die("Refusing to perform update with empty message.");

@@ -64,10 +64,8 @@ void column_config(const char *key, const char *value, const char *command, unsi
 
 	if (!skip_prefix(key, "column.", &it) || (strcmp(it, "ui") && strcmp(it, command)))
 		return;
-	if (!value) {
-		error("missing value for '%s'", key);
-		config_die_bad_variable();
-	}
+	if (!value)
+		config_die_missing_value(key);
 	if (column_parse(colopts, value)) {
 		error("invalid column.%s mode %s", it, value);
 		config_die_bad_variable();

@@ -448,64 +448,10 @@ void config_for_each(unsigned scopes, config_fn fn, void *data)
 		each_item(param_scope(), fn, data);
 }
 
-void config_for_each_loaded(config_fn fn, void *data)
+void config_die_missing_value(const char *key)
 {
-	for (int i = 0; i < 3; i++)
-		if (caches[i].loaded && each_item(&caches[i], fn, data) < 0)
-			return;
-	if (have_params())
-		each_item(param_scope(), fn, data);
-}
-
-/* The value git's every command checks, whatever it does (git's default
- * config): a bad one is fatal. */
-int config_check_core(const char *key, const char *value, void *data)
-{
-	static const char *const rebase[] = { "never", "local", "remote", "always", NULL };
-	static const char *const push[] = { "nothing", "matching", "simple", "upstream", "tracking",
-					    "current", NULL };
-	(void)data;
-	if (!strcmp(key, "core.logallrefupdates")) {
-		if (!value || strcasecmp(value, "always"))
-			config_parse_bool(key, value);
-	} else if (!strcmp(key, "core.warnambiguousrefs")) {
-		config_parse_bool(key, value);
-	} else if (!strcmp(key, "branch.autosetupmerge")) {
-		if (!value || (strcmp(value, "always") && strcmp(value, "inherit") && strcmp(value, "simple")))
-			config_parse_bool(key, value);
-	} else if (!strcmp(key, "core.abbrev")) {
-		long n;
-		if (!value) {
-			error("missing value for '%s'", key);
-			config_die_bad_variable();
-		}
-		if (!strcasecmp(value, "auto") || !config_maybe_bool(value))
-			return 0;
-		n = config_parse_int(key, value);
-		if (n < 4 || n > HEX_SZ) {
-			error("abbrev length out of range: %ld", n);
-			config_die_bad_variable();
-		}
-	} else if (!strcmp(key, "branch.autosetuprebase") || !strcmp(key, "push.default")) {
-		const char *const *ok = key[0] == 'b' ? rebase : push;
-		size_t i;
-		if (!value) {
-			error("missing value for '%s'", key);
-			config_die_bad_variable();
-		}
-		for (i = 0; ok[i] && strcmp(ok[i], value); i++)
-			;
-		if (ok[i])
-			return 0;
-		if (key[0] == 'b') {
-			error("malformed value for %s", key);
-		} else {
-			error("malformed value for %s: %s", key, value);
-			error("must be one of nothing, matching, simple, upstream or current");
-		}
-		config_die_bad_variable();
-	}
-	return 0;
+	error("missing value for '%s'", key);
+	config_die_bad_variable();
 }
 
 void config_die_bad_variable(void)
@@ -607,7 +553,7 @@ int env_bool(const char *name, int def)
 	return !parse_int_value(v, &n) ? n != 0 : def;
 }
 
-long config_parse_int(const char *key, const char *value)
+long config_parse_long(const char *key, const char *value)
 {
 	long v;
 	int r = parse_int_value(value, &v);
@@ -615,6 +561,14 @@ long config_parse_int(const char *key, const char *value)
 		die("bad numeric config value '%s' for '%s': out of range", value, key);
 	if (r < 0)
 		die("bad numeric config value '%s' for '%s': invalid unit", value ? value : "", key);
+	return v;
+}
+
+long config_parse_int(const char *key, const char *value)
+{
+	long v = config_parse_long(key, value);
+	if (v < INT_MIN || v > INT_MAX)
+		die("bad numeric config value '%s' for '%s': out of range", value, key);
 	return v;
 }
 

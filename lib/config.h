@@ -21,18 +21,22 @@ int config_parse_buf(const char *buf, size_t len, const char *name, config_fn fn
 enum config_scope { CONFIG_SYSTEM = 1, CONFIG_GLOBAL = 2, CONFIG_REPO = 4, CONFIG_ALL = 7 };
 /* Calls fn for every variable of the given scopes (repo only after setup). */
 void config_for_each(unsigned scopes, config_fn fn, void *data);
-/* The same over the scopes read so far (no file is opened for it). */
-void config_for_each_loaded(config_fn fn, void *data);
-/* A config_fn: dies with git's message on a bad value of a variable git's
- * every command checks (core.logAllRefUpdates, core.abbrev, push.default,
- * branch.autoSetupMerge, ...). setup_git_directory() runs it over what it
- * read; a command reading every scope runs it too. */
-int config_check_core(const char *key, const char *value, void *data);
+/* A config_fn (lib/config-default.c): dies with git's message on a bad
+ * value of a variable git's every command checks (core.*, user.*,
+ * advice.*, push.default, ...), or warns where git warns.
+ * setup_git_directory() runs it over every scope; a command that reads
+ * every scope itself calls it from its own callback. */
+int config_check_default(const char *key, const char *value, void *data);
+/* config_check_default() over every scope that can be read: the
+ * repository's only once one is set up. */
+void config_check_default_all(void);
 
 /* From a config_for_each() callback: dies with git's message naming
  * where the variable being handled was set ("bad config variable 'k' in
  * file 'f' at line n", or "... from command-line config"). */
 NORETURN void config_die_bad_variable(void);
+/* git's "missing value for '<key>'" error, then the above. */
+NORETURN void config_die_missing_value(const char *key);
 
 /* Last value of key over all scopes. Returns 1 if found (*value may be NULL
  * for implicit true), 0 if not. key in canonical form (see above). */
@@ -51,7 +55,9 @@ int config_parse_bool(const char *key, const char *value);
  * config_parse_bool(). */
 enum { COLORBOOL_NEVER, COLORBOOL_ALWAYS, COLORBOOL_AUTO };
 int config_parse_colorbool(const char *key, const char *value);
+/* A number as git reads one, k, m or g allowed: an int, or (_long) a long. */
 long config_parse_int(const char *key, const char *value);
+long config_parse_long(const char *key, const char *value);
 /* -1 if not a boolean */
 int config_maybe_bool(const char *value);
 /* A boolean environment variable as git reads one ("1", "true", ...). */

@@ -607,8 +607,20 @@ void setup_git_directory_own_config(void)
 
 void setup_git_directory(void)
 {
+	static int checked;
 	setup_git_directory_own_config();
-	config_for_each_loaded(config_check_core, NULL);
+	/* once: a second call (a command's own, after setup_for_command())
+	 * must not repeat the check's warnings */
+	if (!checked++)
+		config_check_default_all();
+}
+
+void setup_for_command(int argc, const char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "-h"))
+		config_check_default_all();
+	else
+		setup_git_directory();
 }
 
 static void vpath(struct strbuf *sb, const char *base, const char *fmt, va_list ap)

@@ -32,9 +32,14 @@ extern int repo_found;
  * git dir when bare). Dies like git when there is none. */
 void setup_git_directory(void);
 /* The same, for a command whose own pass over its config calls
- * config_check_core() on every key: the core keys are then checked in
+ * config_check_default() on every key: the core keys are then checked in
  * the order of the config, among the command's own, as git checks them. */
 void setup_git_directory_own_config(void);
+/* What git does before a command that needs a repository: find it, and
+ * check the default config (config_check_default()) over every scope;
+ * when the command is asked only for its usage (a lone -h), no
+ * repository is looked for and the config checked is what is left. */
+void setup_for_command(int argc, const char **argv);
 /* setup_git_directory(), but returns -1 instead of dying when no
  * repository is found. */
 int setup_git_directory_gently(void);

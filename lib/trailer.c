@@ -52,10 +52,8 @@ static int trailer_config(const char *key, const char *value, void *data)
 		return 0;
 	if (!(var = strrchr(rest, '.'))) {
 		if (!strcmp(rest, "separators")) {
-			if (!value) {
-				error("missing value for '%s'", key);
-				config_die_bad_variable();
-			}
+			if (!value)
+				config_die_missing_value(key);
 			static char *owned;
 			free(owned);
 			conf.separators = owned = xstrdup(value);
@@ -91,10 +89,8 @@ static int trailer_config(const char *key, const char *value, void *data)
 	} else {
 		if (!strcmp(var, "key") && t->key)
 			warning("more than one %s", key);
-		if (!value) {
-			error("missing value for '%s'", key);
-			config_die_bad_variable();
-		}
+		if (!value)
+			config_die_missing_value(key);
 		if (!strcmp(var, "key")) {
 			free(t->key);
 			t->key = xstrdup(value);

@@ -134,10 +134,8 @@ void remote_config_release(struct remote_config *rc)
  * value is refused. */
 static void need_value(const char *key, const char *value)
 {
-	if (!value) {
-		error("missing value for '%s'", key);
-		config_die_bad_variable();
-	}
+	if (!value)
+		config_die_missing_value(key);
 }
 
 static int check_remote_var(const char *key, const char *value, void *data)

@@ -76,4 +76,91 @@ test_expect_success 'GIT_CONFIG_COUNT: entries before -c, and git'"'"'s refusals
 	done
 '
 
+# A global config holding KEY=VALUE ("-" for a name without a value, "_"
+# for a space) before the commands run.
+global_config() {
+	k=${1%%=*} v=$(printf %s "${1#*=}" | tr _ " ")
+	s=${k%%.*} rest=${k#*.}
+	n=${rest##*.} sub=
+	[ "$rest" = "$n" ] || sub=${rest%.*}
+	{
+		if [ -n "$sub" ]; then printf '[%s "%s"]\n' "$s" "$sub"; else printf '[%s]\n' "$s"; fi
+		if [ "$v" = - ]; then printf '\t%s\n' "$n"; else printf '\t%s = %s\n' "$n" "$v"; fi
+	} >"$HOME/.gitconfig"
+}
+
+test_expect_success 'git'"'"'s default config in the global file: every command checks it' '
+	cd r &&
+	i=0 &&
+	for kv in \
+	core.filemode=x core.trustctime=x core.quotepath=x core.symlinks=x core.ignorecase=x \
+	core.attributesfile=- core.hookspath=- core.bare=x core.ignorestat=x core.abbrev=x \
+	core.abbrev=3 core.abbrev=- core.abbrev=-1 core.abbrev=no core.abbrev=41 core.abbrev=40 \
+	core.disambiguate=x core.disambiguate=- core.disambiguate=Commit core.disambiguate= \
+	core.loosecompression=x core.loosecompression=12 core.compression=x core.compression=12 \
+	core.compression=-1 core.compression=-2 core.compression=- core.packedgitwindowsize=x \
+	core.bigfilethreshold=x core.bigfilethreshold=-1 core.bigfilethreshold=99999999999999999999 \
+	core.bigfilethreshold=1k core.bigfilethreshold=- core.packedgitlimit=x \
+	core.deltabasecachelimit=x core.autocrlf=x core.autocrlf=- core.autocrlf=INPUT core.safecrlf=x \
+	core.safecrlf=WARN core.safecrlf=- core.eol=x core.editor=- core.commentchar=- \
+	core.commentchar=ab core.commentchar= core.commentchar=AUTO core.askpass=- core.excludesfile=- \
+	core.whitespace=x core.fsync=x core.fsync=- core.fsync=,x,_-pack_,none core.fsync=all,-bogus \
+	core.fsync=Pack core.fsync=-_pack core.fsync=none core.fsync=none,bogus core.fsync=pack,,x \
+	core.fsync=pa core.fsync=- core.fsync=pack,- core.fsync=-,pack core.fsync=x_y \
+	core.fsyncmethod=x core.fsyncmethod=- core.fsyncmethod=Batch core.fsyncmethod=batch \
+	core.fsyncobjectfiles=x core.fsyncobjectfiles=true core.preloadindex=x core.createobject=x \
+	core.createobject=Link core.createobject=link core.createobject= core.sparsecheckout=x \
+	core.sparsecheckoutcone=x core.precomposeunicode=x core.protecthfs=x core.protectntfs=x \
+	core.splitindex=x core.logallrefupdates=x core.logallrefupdates=ALWAYS \
+	core.warnambiguousrefs=x core.unknown=x user.name=- user.email=- user.useconfigonly=x \
+	author.name=- author.email=- committer.name=- committer.email=- i18n.commitencoding=- \
+	i18n.logoutputencoding=- branch.autosetupmerge=x branch.autosetupmerge=Always \
+	branch.autosetuprebase=x branch.autosetuprebase=- push.default=x push.default=- mailmap.file=- \
+	mailmap.blob=- advice.detachedhead=x advice.bogus=x advice.pushupdaterejected=x \
+	advice.pushnonfastforward=x advice.waitingforeditor=x color.advice=x color.advice=- \
+	color.advice=auto color.advice.hint=x color.advice.reset=x color.advice.bogus=x \
+	color.advice.hint=- color.advice.hint=red pager.color=x color.pager=x pack.packsizelimit=x \
+	pack.packsizelimit=-1 pack.compression=x pack.compression=12 pack.compression=-1 \
+	sparse.expectfilesoutsideofpatterns=x color.ui=x column.ui=x core.filemode=- core.filemode= \
+	core.filemode=0x10 core.filemode=1k user.name= core.compression=3000000000 \
+	core.abbrev=3000000000 core.bigfilethreshold=3g pack.packsizelimit=1G
+	do
+		global_config "$kv" &&
+		i=$((i + 1)) &&
+		case $((i % 6)) in
+		0) compare_git symbolic-ref HEAD ;;
+		1) compare_git show-ref -q ;;
+		2) compare_git rev-parse HEAD ;;
+		3) compare_git cat-file -t HEAD ;;
+		4) compare_git for-each-ref --count=1 ;;
+		5) compare_git update-ref -d refs/heads/nothere ;;
+		esac || return 1
+		compare_git branch || return 1
+	done &&
+	rm "$HOME/.gitconfig"
+'
+
+test_expect_success 'the default config is checked before the options, as git checks it' '
+	global_config core.quotepath=x &&
+	cd r &&
+	for c in "symbolic-ref --bogus" "show-ref -h" "update-ref -h" "for-each-ref --bogus" \
+		"cat-file -h" "cat-file --bogus" "rev-parse --bogus" "fetch --bogus" "branch --bogus" \
+		"branch -h" "fsck --bogus" "hash-object --bogus" "rev-parse --local-env-vars"; do
+		compare_git $c || return 1
+	done &&
+	compare_git_stdin /dev/null hash-object --stdin &&
+	compare_git init -q "$TRASH/new" &&
+	test_must_fail "$MINI_GIT" init -q "$TRASH/new2" 2>/dev/null &&
+	test_must_fail test -d "$TRASH/new2/.git" &&
+	rm "$HOME/.gitconfig"
+'
+
+test_expect_success 'a lone -h needs no repository' '
+	mkdir -p norepo && cd norepo &&
+	export GIT_CEILING_DIRECTORIES="$TRASH" &&
+	for c in symbolic-ref show-ref update-ref for-each-ref cat-file; do
+		compare_git $c -h && compare_git $c --bogus || return 1
+	done
+'
+
 test_done
