@@ -2,6 +2,7 @@
  * argument by argument in git's order: options print as they are met,
  * revisions are resolved, and anything else must be a file. */
 #include "builtin/builtin.h"
+#include "lib/quote.h"
 #include "lib/repo.h"
 #include "lib/config.h"
 #include "lib/approxidate.h"
@@ -430,6 +431,16 @@ int cmd_rev_parse(int argc, const char **argv)
 	const char *name = NULL;
 	struct strbuf cwd = STRBUF_INIT;
 
+	if (argc > 1 && !strcmp(argv[1], "--sq-quote")) {
+		struct strbuf sb = STRBUF_INIT;
+		for (i = 2; i < argc; i++) {
+			strbuf_addch(&sb, ' ');
+			sq_quote_buf(&sb, argv[i], strlen(argv[i]));
+		}
+		puts(sb.buf);
+		strbuf_release(&sb);
+		return 0;
+	}
 	if (argc > 1 && !strcmp(argv[1], "-h")) {
 		fputs(rev_parse_usage, stderr);
 		exit(129);

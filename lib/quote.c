@@ -1,4 +1,4 @@
-/* quote.c: C-style quoted strings (lib/quote.h). */
+/* quote.c: C-style quoted strings and shell words (lib/quote.h). */
 #include "lib/util.h"
 #include "lib/quote.h"
 
@@ -31,4 +31,19 @@ int unquote_c_style(struct strbuf *out, const char *in, const char **end)
 		} else
 			return -1;
 	}
+}
+
+void sq_quote_buf(struct strbuf *out, const char *s, size_t n)
+{
+	strbuf_addch(out, '\'');
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\'' || s[i] == '!') {
+			strbuf_addstr(out, "'\\");
+			strbuf_addch(out, s[i]);
+			strbuf_addch(out, '\'');
+		} else {
+			strbuf_addch(out, s[i]);
+		}
+	}
+	strbuf_addch(out, '\'');
 }

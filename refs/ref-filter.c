@@ -2,6 +2,7 @@
  * by branch and for-each-ref. Values are computed on demand: a format or
  * sort key that names only ref atoms never touches the object store. */
 #include "refs/ref-filter.h"
+#include "lib/quote.h"
 #include "lib/wildmatch.h"
 #include "lib/versioncmp.h"
 #include "lib/sorted.h"
@@ -1032,14 +1033,7 @@ static void quote_value(struct strbuf *out, const char *v, size_t n, int style)
 {
 	switch (style) {
 	case QUOTE_SHELL:
-		strbuf_addch(out, '\'');
-		for (size_t i = 0; i < n; i++) {
-			if (v[i] == '\'')
-				strbuf_addstr(out, "'\\''");
-			else
-				strbuf_addch(out, v[i]);
-		}
-		strbuf_addch(out, '\'');
+		sq_quote_buf(out, v, n);
 		break;
 	case QUOTE_PERL:
 		strbuf_addch(out, '\'');

@@ -275,4 +275,12 @@ test_expect_success '--all, --branches, --tags and --remotes with --symbolic, --
 	done
 '
 
+test_expect_success '--sq-quote quotes its arguments for the shell, needing no repository' '
+	compare_git rev-parse --sq-quote a "b c" "d'"'"'e" "!x" "" "--" &&
+	compare_git rev-parse --sq-quote &&
+	compare_git rev-parse --sq-quote -h &&
+	mkdir -p outside-sq && cd outside-sq &&
+	GIT_CEILING_DIRECTORIES="$TRASH" compare_git rev-parse --sq-quote "x y"
+'
+
 test_done

@@ -58,6 +58,14 @@ do
 	test_expect_success "for-each-ref $args" 'cd r && set -f && compare_git for-each-ref $args'
 done
 
+test_expect_success 'quoting for the shell: a quote and a ! in a message' '
+	git init -q quoting && cd quoting &&
+	git commit -q --allow-empty -m "wow! it'"'"'s \$x" -m "!!body'"'"'!" &&
+	for q in --shell --perl --python --tcl; do
+		compare_git for-each-ref $q --format="%(subject) %(contents) %(refname)" || return 1
+	done
+'
+
 test_expect_success 'patterns read only the places they name: a broken ref elsewhere goes unreported' '
 	cd r && echo garbage >.git/refs/heads/broken && set -f &&
 	for args in "refs/tags refs/heads/d*" "refs/heads refs/tags/a" "refs/tags/a* refs/notes" \
