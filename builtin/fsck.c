@@ -86,6 +86,7 @@ int cmd_fsck(int argc, const char **argv)
 	fsck_check_opts.strict = check_strict;
 	setup_git_directory();
 	config_for_each(CONFIG_ALL, fsck_config, NULL);
+	config_check_repo_settings();
 	fsck_msg_id_name(0);
 
 	add_objdir(odb_objdir(), 1, 0);

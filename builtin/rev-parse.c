@@ -482,6 +482,8 @@ int cmd_rev_parse(int argc, const char **argv)
 					break;
 				}
 			setup_git_directory();
+			/* git reads these at its setup too, objects or not */
+			config_check_repo_settings();
 			did_setup = 1;
 		}
 		if (!strcmp(arg, "--")) {

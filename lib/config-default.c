@@ -298,3 +298,59 @@ void config_check_default_all(void)
 {
 	config_for_each(CONFIG_ALL, config_check_default, NULL);
 }
+
+/* The last value of key dies as missing: where config_for_each() reaches
+ * it, so that the message names its file and line. */
+struct last_of {
+	const char *key;
+	size_t left;    /* occurrences before the last */
+};
+
+static int die_at_last(const char *key, const char *value, void *data)
+{
+	struct last_of *l = data;
+	(void)value;
+	if (!strcmp(key, l->key) && !l->left--)
+		config_die_missing_value(key);
+	return 0;
+}
+
+static const char *needs_value(const char *key, const char *value)
+{
+	const char **all;
+	if (value)
+		return value;
+	struct last_of l = { key, config_get_all(key, &all) - 1 };
+	free(all);
+	config_for_each(CONFIG_ALL, die_at_last, &l);
+	BUG("the last %s was not found again", key);
+}
+
+void config_check_repo_settings(void)
+{
+	static const char *const order[] = {
+		"feature.manyfiles", "feature.experimental", "core.commitgraph",
+		"commitgraph.generationversion", "commitgraph.readchangedpaths",
+		"gc.writecommitgraph", "fetch.writecommitgraph", "pack.usesparse",
+		"core.multipackindex", "index.sparse", "index.version", "core.untrackedcache",
+		"fetch.negotiationalgorithm", NULL };
+	static const char *const algorithms[] = { "skipping", "noop", "consecutive", "default", NULL };
+	static int checked;
+
+	if (checked++)
+		return;
+	for (const char *const *k = order; *k; k++) {
+		const char *v;
+		if (!config_get(*k, &v))
+			continue;
+		if (!strcmp(*k, "index.version") || !strcmp(*k, "commitgraph.generationversion"))
+			config_parse_int(*k, v);
+		else if (!strcmp(*k, "core.untrackedcache"))
+			needs_value(*k, v);
+		else if (!strcmp(*k, "fetch.negotiationalgorithm")) {
+			if (!one_of(needs_value(*k, v), algorithms, strcasecmp))
+				die("unknown fetch negotiation algorithm '%s'", v);
+		} else
+			config_parse_bool(*k, v);
+	}
+}

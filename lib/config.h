@@ -30,6 +30,10 @@ int config_check_default(const char *key, const char *value, void *data);
 /* config_check_default() over every scope that can be read: the
  * repository's only once one is set up. */
 void config_check_default_all(void);
+/* The settings git reads when a command first opens the object store
+ * (core.commitGraph, index.version, ...): each by its last value, in
+ * git's order, dying on a bad one as git does. Once per process. */
+void config_check_repo_settings(void);
 
 /* From a config_for_each() callback: dies with git's message naming
  * where the variable being handled was set ("bad config variable 'k' in

@@ -260,6 +260,7 @@ static void prepare_sources(void)
 	if (sources_ready)
 		return;
 	sources_ready = 1;
+	config_check_repo_settings();
 	main = main_objdir();
 	add_source(main, 1, 0);
 	free(main);

@@ -163,4 +163,26 @@ test_expect_success 'a lone -h needs no repository' '
 	done
 '
 
+test_expect_success 'the settings git reads when it opens the object store: last values, in git'"'"'s order' '
+	cd r &&
+	for kv in core.commitgraph=x core.multipackindex=x index.sparse=x index.version=x \
+		index.version=99999999999 core.untrackedcache=- core.untrackedcache=x feature.manyfiles=x \
+		feature.experimental=x gc.writecommitgraph=x fetch.writecommitgraph=x pack.usesparse=x \
+		fetch.negotiationalgorithm=x fetch.negotiationalgorithm=- fetch.negotiationalgorithm=Noop \
+		commitgraph.generationversion=x commitgraph.readchangedpaths=x; do
+		global_config "$kv" &&
+		for c in "cat-file -t HEAD" "branch -v" "branch" "for-each-ref" "rev-parse --git-dir" \
+			"show-ref" "symbolic-ref HEAD" "update-ref -d refs/heads/nothere" "fsck" \
+			"for-each-ref --format=%(refname)"; do
+			compare_git $c || return 1
+		done
+	done &&
+	printf "[core]\n\tcommitGraph = x\n\tcommitGraph\n[index]\n\tversion = y\n" >"$HOME/.gitconfig" &&
+	compare_git cat-file -t HEAD &&
+	printf "[fetch]\n\tnegotiationAlgorithm\n[gc]\n\twriteCommitGraph = z\n[fetch]\n\tnegotiationAlgorithm\n" \
+		>"$HOME/.gitconfig" &&
+	compare_git rev-parse HEAD &&
+	rm "$HOME/.gitconfig"
+'
+
 test_done
