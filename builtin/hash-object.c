@@ -146,10 +146,10 @@ int cmd_hash_object(int argc, const char **argv)
 		prefix = the_repo.prefix;
 	else
 		prefix = NULL;
-	if (!o.write)
-		config_check_default_all();
 	if (o.write)
 		prefix = the_repo.prefix;
+	else
+		config_check_default_all();   /* setup_git_directory() checks it */
 
 	if (stdin_paths) {
 		if (from_stdin) {
