@@ -444,7 +444,8 @@ static int emit(struct merge *m, const struct ref_entry *e)
 {
 	/* like git, a dangling symref is left out without a word */
 	if ((e->flags & REF_ISBROKEN) &&
-	    (!(m->flags & REFS_INCLUDE_BROKEN) || (e->flags & REF_ISSYMREF)))
+	    (!(m->flags & REFS_INCLUDE_BROKEN) ||
+	     ((e->flags & REF_ISSYMREF) && !(m->flags & REFS_INCLUDE_DANGLING))))
 		return 0;
 	return m->cb(e, m->data);
 }

@@ -32,8 +32,9 @@ typedef int (*ref_cb)(const struct ref_entry *ref, void *data);
  * loose overriding packed, sorted by name. A ref file with garbage (or a
  * bad name) is skipped unless REFS_INCLUDE_BROKEN, which passes it with
  * REF_ISBROKEN and a null oid (callers print git's warning); a dangling
- * symref is always left out, as git does. */
-enum { REFS_INCLUDE_BROKEN = 1 };
+ * symref is left out, as git does, unless REFS_INCLUDE_DANGLING too (the
+ * refs that stand in the way of a new name: git counts every file). */
+enum { REFS_INCLUDE_BROKEN = 1, REFS_INCLUDE_DANGLING = 2 };
 int refs_for_each(const char *prefix, unsigned flags, ref_cb cb, void *data);
 
 /* Read the loose refs under dir_prefix ("refs/heads/") once and keep

@@ -161,25 +161,28 @@ static void clean_msg(struct strbuf *sb, const char *msg)
 	}
 }
 
-/* Remove path if it is a directory holding only directories. */
-static void remove_empty_tree(const char *path)
+/* Remove path if it is a directory holding only directories: 0 when it
+ * is gone. As git, the walk stops at the first entry that stays, so the
+ * directories read after it stay too, empty or not. */
+static int remove_empty_tree(const char *path)
 {
 	DIR *d = opendir(path);
 	struct dirent *e;
 	struct strbuf sub = STRBUF_INIT;
+	int r = 0;
 
 	if (!d)
-		return;
-	while ((e = readdir(d))) {
+		return -1;
+	while (!r && (e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		strbuf_reset(&sub);
 		strbuf_addf(&sub, "%s/%s", path, e->d_name);
-		remove_empty_tree(sub.buf);
+		r = remove_empty_tree(sub.buf);
 	}
 	closedir(d);
 	strbuf_release(&sub);
-	rmdir(path);
+	return r ? r : rmdir(path);
 }
 
 int reflog_append(const char *name, const struct object_id *old_oid,
@@ -261,15 +264,36 @@ static int find_below(const struct ref_entry *e, void *data)
 	return 1;
 }
 
+/* A ref as git reads one without following it: a loose file that holds
+ * an id or a symref (whether or not it leads anywhere), else a packed
+ * entry if there is no loose file; a loose file of garbage is none. */
+static int raw_ref_exists(const char *name)
+{
+	struct strbuf target = STRBUF_INIT;
+	struct object_id oid;
+	struct packed_refs *pr;
+	struct ref_entry e;
+	int r = read_loose_ref(name, &oid, &target);
+
+	strbuf_release(&target);
+	if (r >= 0)
+		return 1;
+	if (r == -1)
+		return 0;
+	pr = packed_refs_get();
+	return pr && !packed_refs_find(pr, name, &e);
+}
+
 /* No ref may be a path prefix of another: 'refs/heads/a' blocks
  * 'refs/heads/a/b' and the other way round; skip, if not NULL, is a ref
  * about to go (a rename's old name). memo: a transaction's names, which
- * remember the leading parts found to be no ref. */
+ * remember the leading parts found to be no ref. As in git, a ref above
+ * is one read without following it, and every ref file below counts,
+ * broken or dangling. */
 static int check_available(const char *name, const char *skip, struct ref_names *memo,
 			   struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct object_id oid;
 	const char *slash = name;
 	struct conflict c = { skip, NULL };
 	while ((slash = strchr(slash + 1, '/'))) {
@@ -278,7 +302,7 @@ static int check_available(const char *name, const char *skip, struct ref_names 
 		/* a transaction asks about the same directories again and again */
 		if ((memo && ref_names_known_free(memo, sb.buf)) || (skip && !strcmp(sb.buf, skip)))
 			continue;
-		if (!refs_read(sb.buf, &oid)) {
+		if (raw_ref_exists(sb.buf)) {
 			strbuf_addf(err, "'%s' exists; cannot create '%s'", sb.buf, name);
 			strbuf_release(&sb);
 			return -1;
@@ -288,7 +312,7 @@ static int check_available(const char *name, const char *skip, struct ref_names 
 	}
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%s/", name);
-	refs_for_each(sb.buf, 0, find_below, &c);
+	refs_for_each(sb.buf, REFS_INCLUDE_BROKEN | REFS_INCLUDE_DANGLING, find_below, &c);
 	strbuf_release(&sb);
 	if (c.found) {
 		strbuf_addf(err, "'%s' exists; cannot create '%s'", c.found, name);
@@ -433,6 +457,84 @@ static struct lock_file *lock_ref(const char *name, struct strbuf *err)
 	return lk;
 }
 
+/* Whether a leading directory of the ref file path (whose last name_len
+ * bytes are the ref's name) is a file instead. */
+static int file_in_the_way(struct strbuf *path, size_t name_len)
+{
+	struct stat st;
+	char *slash = strchr(path->buf + path->len - name_len, '/');
+
+	for (; slash; slash = strchr(slash + 1, '/')) {
+		int r;
+		*slash = '\0';
+		r = stat(path->buf, &st);
+		*slash = '/';
+		if (r < 0)
+			return 0;   /* nothing below a missing directory */
+		if (!S_ISDIR(st.st_mode))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The checks of a name that is no ref, before its lock, in git's order
+ * and with git's side effects: a file where a directory should be stops
+ * everything (blame a ref in the way if there is one); otherwise the
+ * directories are made for the lock, and they stay when a check fails.
+ * A ref that must exist fails there. A directory of empty directories in
+ * the ref's place goes; one that holds more is in the way of the ref.
+ * The name may not sit below or above another ref, nor another name of
+ * the same transaction (whatever the change: a verify or a deletion too).
+ */
+static int check_missing(const char *name, int must_exist, struct ref_names *others,
+			 struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	size_t base = err->len;
+	const char *with = NULL;
+	int r = -1;
+
+	ref_path(&path, name);
+	if (file_in_the_way(&path, strlen(name))) {
+		if (check_available(name, NULL, others, err) < 0 ||
+		    (others && (with = ref_names_conflict(others, name)))) {
+			if (must_exist) {
+				strbuf_setlen(err, base);
+				strbuf_addf(err, "unable to resolve reference '%s'", name);
+			} else if (with)
+				strbuf_addf(err, "cannot process '%s' and '%s' at the same time", name, with);
+		} else {
+			strbuf_addf(err, "unable to create lock file %s.lock; non-directory in the way",
+				    path.buf);
+		}
+		goto out;
+	}
+	if (!ends_with(name, "/"))
+		mkdir_leading(path.buf);
+	if (must_exist) {
+		strbuf_addf(err, "unable to resolve reference '%s'", name);
+		goto out;
+	}
+	if (is_dir(path.buf))
+		remove_empty_tree(path.buf);
+	if (check_available(name, NULL, others, err) < 0)
+		goto out;
+	if (others && (with = ref_names_conflict(others, name))) {
+		strbuf_addf(err, "cannot process '%s' and '%s' at the same time", name, with);
+		goto out;
+	}
+	if (is_dir(path.buf)) {
+		strbuf_addf(err, "there is a non-empty directory '%s' blocking reference '%s'",
+			    path.buf, name);
+		goto out;
+	}
+	r = 0;
+out:
+	strbuf_release(&path);
+	return r;
+}
+
 void ref_update_look(struct ref_update *u)
 {
 	if (!u->first.done) {
@@ -516,7 +618,6 @@ static int check_new_value(const char *name, const struct object_id *oid, struct
 int ref_update_lock(struct ref_update *u, struct ref_names *others, struct strbuf *err)
 {
 	size_t base = err->len;
-	const char *with;
 	int writes = u->has_new && !u->del, r;
 
 	ref_update_look(u);
@@ -525,18 +626,9 @@ int ref_update_lock(struct ref_update *u, struct ref_names *others, struct strbu
 	/* as git: a ref that is not there must not be asked for an old value,
 	 * and may not sit below or above another ref, nor another name of the
 	 * same transaction (whatever the change: a verify or a deletion too) */
-	if (!refs_resolve_from(u->via ? NULL : &u->first, u->real, 1, &u->cur, NULL)) {
-		if (u->has_old && !is_null_oid(&u->old_oid)) {
-			strbuf_addf(err, "unable to resolve reference '%s'", u->real);
-			return -1;
-		}
-		if (check_available(u->real, NULL, others, err) < 0)
-			return -1;
-		if (others && (with = ref_names_conflict(others, u->real))) {
-			strbuf_addf(err, "cannot process '%s' and '%s' at the same time", u->real, with);
-			return -1;
-		}
-	}
+	if (!refs_resolve_from(u->via ? NULL : &u->first, u->real, 1, &u->cur, NULL) &&
+	    check_missing(u->real, u->has_old && !is_null_oid(&u->old_oid), others, err) < 0)
+		return -1;
 	if (!(u->lk = lock_ref(u->real, err)))
 		return -1;
 	r = read_current(u->real, &u->cur);
@@ -892,7 +984,7 @@ int refs_delete(const char *name, const struct object_id *old_oid)
 
 int refs_update_symref(const char *name, const char *target, const char *reflog_msg)
 {
-	struct strbuf err = STRBUF_INIT, line = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, line = STRBUF_INIT, path = STRBUF_INIT;
 	struct lock_file *lk;
 	struct object_id old, new_oid;
 	struct ref_file f = { .target = STRBUF_INIT };
@@ -921,13 +1013,19 @@ int refs_update_symref(const char *name, const char *target, const char *reflog_
 	/* as git, the log first (a failure there is only reported) */
 	if (!refs_read(target, &new_oid))
 		reflog_append(name, &old, &new_oid, reflog_msg, 0);
+	/* as git: empty directories in the ref's place give way to it */
+	ref_path(&path, name);
+	if (is_dir(path.buf))
+		remove_empty_tree(path.buf);
 	if (write_in_full(lk->fd, line.buf, line.len) < 0 || lock_file_commit(lk) < 0) {
 		error("unable to write symref for %s: %s", name, strerror(errno));
 		lock_file_rollback(lk);
 		strbuf_release(&line);
+		strbuf_release(&path);
 		return -1;
 	}
 	strbuf_release(&line);
+	strbuf_release(&path);
 	refs_invalidate();
 	strbuf_release(&err);
 	return 0;

@@ -3,10 +3,9 @@
 # code and the resulting ref state (t2200, t2400). Source after test-lib.sh.
 
 # Refs, HEAD, packed-refs, config, reflogs, stray locks, and the
-# directories under logs/ and refs/ (a deletion removes those it leaves
-# empty) of a repository. Those under refs/ only with "all" for $2: where a
-# lock fails after git made its directory, git leaves that directory
-# behind, empty, and mini-git, which checks before it locks, never makes it.
+# directories under logs/ and refs/ of a repository: a deletion removes
+# those it leaves empty, and where a change fails after git made the
+# directories for its lock, git leaves them behind, empty.
 ref_state() {
 	(cd "$1" &&
 	 git for-each-ref --format="%(refname) %(objectname) %(symref)" &&
@@ -16,19 +15,18 @@ ref_state() {
 	 find .git/logs -type f 2>/dev/null | sort | while read f; do echo "== $f"; cat "$f"; done
 	 find .git/refs -name "*.lock"
 	 echo "directories:" && find .git/logs -type d 2>/dev/null | sort
-	 if [ "$2" = all ]; then find .git/refs -type d | sort; fi)
+	 find .git/refs -type d | sort)
 }
 
 # compare_change CMD ARGS... (standard input from $CHANGE_INPUT, if set)
+# on copies of the repository "orig", or of $CHANGE_REPO if set
 compare_change() {
 	for tool in git "$MINI_GIT"; do
-		rm -rf work && cp -a orig work &&
+		rm -rf work && cp -a "${CHANGE_REPO:-orig}" work &&
 		(cd work && "$tool" "$@" <"${CHANGE_INPUT:-/dev/null}" >"$TRASH/out.$(basename $tool)" \
 			2>"$TRASH/err.$(basename $tool)"
 		 echo "exit=$?" >>"$TRASH/out.$(basename $tool)") &&
-		# directories under refs/ when git succeeded (see ref_state)
-		dirs=$(grep -q "^exit=0$" "$TRASH/out.git" && echo all) &&
-		ref_state work $dirs >"$TRASH/state.$(basename $tool)"
+		ref_state work >"$TRASH/state.$(basename $tool)"
 	done
 	sed -i "s/mini-git/git/g" "$TRASH/err.mini-git"
 	test_cmp "$TRASH/out.git" "$TRASH/out.mini-git" &&

@@ -60,6 +60,50 @@ do
 	test_expect_success "symbolic-ref $args" 'eval "change symbolic-ref $args"'
 done
 
+# Files and directories in a ref's way: a directory of empty directories
+# gives way (the walk stops at the first entry that stays), one that holds
+# a ref file, even a broken or dangling one, is in the way of a name above
+# it; a file that is no ref where a directory should be is git's
+# "non-directory in the way"; a dangling symref above blocks as a ref.
+# Where a check fails after git made the lock's directories, they stay.
+test_expect_success 'setup: directories and files in the way' '
+	cp -a orig inway && cd inway &&
+	mkdir -p .git/refs/heads/e/f/g .git/refs/heads/h/i && touch .git/refs/heads/h/.keep &&
+	mkdir -p .git/refs/heads/bd && echo garbage >.git/refs/heads/bd/g &&
+	mkdir -p .git/refs/heads/dd && echo "ref: refs/heads/nowhere" >.git/refs/heads/dd/s &&
+	echo garbage >.git/refs/heads/garb &&
+	echo "ref: refs/heads/nowhere" >.git/refs/heads/dang &&
+	git update-ref refs/heads/pk/a one && git pack-refs --all
+'
+
+for args in "refs/heads/e $ONE" "-d refs/heads/e" "refs/heads/e/f $ONE $Z" "refs/heads/e $ONE $ONE" \
+	"refs/heads/h $ONE" "refs/heads/bd $ONE" "-d refs/heads/bd" "refs/heads/dd $ONE" \
+	"refs/heads/garb/x $ONE" "-d refs/heads/garb/x/y" "refs/heads/garb/x $ONE $ONE" \
+	"refs/heads/dang/x $ONE" "refs/heads/pk $ONE" "refs/heads/pk/a/b $ONE" \
+	"refs/heads/q/r/s $ONE $ONE" "-d refs/heads/q/r/s $ONE"
+do
+	test_expect_success "in the way: update-ref $args" 'CHANGE_REPO=inway eval "change update-ref $args"'
+done
+
+for input in "create refs/heads/z/y one|create refs/heads/z/y/x one" \
+	"create refs/heads/z/y/x one|create refs/heads/z/y one" "verify refs/heads/e" \
+	"create refs/heads/e one|create refs/heads/e/f/g/h one"
+do
+	test_expect_success "in the way: update-ref --stdin $input" '
+		echo "$input" | tr "|" "\n" >"$TRASH/input" &&
+		CHANGE_REPO=inway CHANGE_INPUT="$TRASH/input" change update-ref --stdin
+	'
+done
+
+test_expect_success 'in the way: branch and symbolic-ref' '
+	CHANGE_REPO=inway change branch e/f &&
+	CHANGE_REPO=inway change branch bd &&
+	CHANGE_REPO=inway change branch garb/x &&
+	CHANGE_REPO=inway change branch pk &&
+	CHANGE_REPO=inway change symbolic-ref refs/heads/e refs/heads/side &&
+	CHANGE_REPO=inway change symbolic-ref refs/heads/bd refs/heads/side
+'
+
 test_expect_success 'a stale lock: git message and exit code, nothing changed' '
 	(cd orig && touch .git/refs/heads/side.lock) &&
 	change update-ref refs/heads/side $TWO &&
