@@ -559,6 +559,20 @@ static void update_target(struct ref_update *u)
 	if (r && (flags & REF_ISSYMREF)) {
 		u->via = 1;
 		u->real = xstrdup(r);
+	} else if (!r && !(u->flags & REF_NO_DEREF) && u->first.r == 1) {
+		/* a chain that ends in a file of garbage: that file is the
+		 * one changed (and refused as broken), as in git, never the
+		 * symref itself */
+		struct strbuf name = STRBUF_INIT, target = STRBUF_INIT;
+		int depth = 0;
+		strbuf_addbuf(&name, &u->first.target);
+		while (depth++ < 5 && read_loose_ref_fresh(name.buf, &oid, &target) == 1) {
+			strbuf_reset(&name);
+			strbuf_addbuf(&name, &target);
+		}
+		strbuf_release(&target);
+		u->via = 1;
+		u->real = strbuf_detach(&name, NULL);
 	} else {
 		u->real = xstrdup(u->name);
 	}
@@ -626,9 +640,19 @@ int ref_update_lock(struct ref_update *u, struct ref_names *others, struct strbu
 	/* as git: a ref that is not there must not be asked for an old value,
 	 * and may not sit below or above another ref, nor another name of the
 	 * same transaction (whatever the change: a verify or a deletion too) */
-	if (!refs_resolve_from(u->via ? NULL : &u->first, u->real, 1, &u->cur, NULL) &&
-	    check_missing(u->real, u->has_old && !is_null_oid(&u->old_oid), others, err) < 0)
-		return -1;
+	if (!refs_resolve_from(u->via ? NULL : &u->first, u->real, 1, &u->cur, NULL)) {
+		struct strbuf target = STRBUF_INIT;
+		struct object_id oid;
+		/* a file of garbage can be neither changed nor deleted */
+		r = read_loose_ref_fresh(u->real, &oid, &target);
+		strbuf_release(&target);
+		if (r == -1) {
+			strbuf_addf(err, "unable to resolve reference '%s': reference broken", u->real);
+			return -1;
+		}
+		if (check_missing(u->real, u->has_old && !is_null_oid(&u->old_oid), others, err) < 0)
+			return -1;
+	}
 	if (!(u->lk = lock_ref(u->real, err)))
 		return -1;
 	r = read_current(u->real, &u->cur);

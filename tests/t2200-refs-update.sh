@@ -104,6 +104,29 @@ test_expect_success 'in the way: branch and symbolic-ref' '
 	CHANGE_REPO=inway change symbolic-ref refs/heads/bd refs/heads/side
 '
 
+# A ref file of garbage is refused whatever the change (a deletion, a
+# verify, with or without --no-deref), and so is a change through a
+# symref that leads to one: HEAD itself is never what goes.
+test_expect_success 'setup: HEAD on a broken ref' '
+	cp -a orig onbroken && cd onbroken &&
+	echo garbage >.git/refs/heads/broken && git symbolic-ref HEAD refs/heads/broken &&
+	git symbolic-ref refs/heads/tobroken refs/heads/broken
+'
+
+for args in "-d HEAD" "-d HEAD $Z" "HEAD $ONE" "-d refs/heads/broken" "--no-deref -d refs/heads/broken" \
+	"-d refs/heads/broken $Z" "-d refs/heads/tobroken" "refs/heads/tobroken $ONE" "--no-deref -d HEAD"
+do
+	test_expect_success "broken: update-ref $args" 'CHANGE_REPO=onbroken eval "change update-ref $args"'
+done
+
+for input in "delete HEAD" "verify HEAD" "update HEAD $Z $Z" "option no-deref|delete refs/heads/broken"
+do
+	test_expect_success "broken: update-ref --stdin $input" '
+		echo "$input" | tr "|" "\n" >"$TRASH/input" &&
+		CHANGE_REPO=onbroken CHANGE_INPUT="$TRASH/input" change update-ref --stdin
+	'
+done
+
 test_expect_success 'a stale lock: git message and exit code, nothing changed' '
 	(cd orig && touch .git/refs/heads/side.lock) &&
 	change update-ref refs/heads/side $TWO &&
