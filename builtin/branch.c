@@ -1146,7 +1146,7 @@ static int branch_change(int argc, const char **argv, int del, int rename, int c
 		strbuf_addf(&buf, "refs/heads/%s", b);
 		if (!ref_exists(buf.buf)) {
 			if (!argc || (cur_head && !strcmp(cur_head, b)))
-				die("no commit on branch '%s' yet", b);
+				die("No commit on branch '%s' yet.", b);
 			die("branch '%s' does not exist", b);
 		}
 		real = dwim_start(new_upstream, TRACK_OVERRIDE, &oid);

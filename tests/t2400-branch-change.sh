@@ -70,6 +70,7 @@ test_expect_success 'changes in a detached HEAD and on an unborn branch' '
 	change --unset-upstream HEAD &&
 	(cd orig && git checkout -q master && git checkout -q --orphan unborn) &&
 	change new && change -m unborn renamed && change -c unborn copied &&
+	change -u side && change -u side unborn && change --set-upstream-to=side HEAD &&
 	(cd orig && git checkout -q master)
 '
 
