@@ -919,7 +919,8 @@ static int delete_branches(int argc, const char **argv, int force, unsigned kind
 			continue;
 		}
 		if (!(flags & (REF_ISSYMREF | REF_ISBROKEN))) {
-			if (peel_to_commit(&oid, &commit) < 0) {
+			/* a missing object is only "no commit" for git, unnamed */
+			if (!odb_has_object(&oid) || peel_to_commit(&oid, &commit) < 0) {
 				if (!force) {
 					error("Couldn't look up commit object for '%s'", name.buf);
 					ret = 1;

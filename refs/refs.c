@@ -353,9 +353,13 @@ static void add_loose(struct loose_list *l, const char *name)
 		e->flags = REF_ISBROKEN;
 	} else if (r == 0) {
 		oidcpy(&e->oid, &oid);
+		/* as git: no object has the null id, so a file that holds it
+		 * is a broken ref */
+		if (is_null_oid(&oid))
+			e->flags = REF_ISBROKEN;
 	} else {
 		e->target = strbuf_detach(&target, NULL);
-		if (!resolve(name, 1, &e->oid, &flags, NULL)) {
+		if (!resolve(name, 1, &e->oid, &flags, NULL) || is_null_oid(&e->oid)) {
 			oidclr(&e->oid);
 			e->flags |= REF_ISBROKEN;
 		}

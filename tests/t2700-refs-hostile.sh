@@ -98,4 +98,26 @@ test_expect_success 'a directory where a ref should be, a ref where a directory 
 	rm -r .git/refs/heads/dir
 '
 
+# No object has the null id: a loose ref that holds it is broken, with
+# git's warning where refs are listed (a symref to it is left out without
+# one); a branch at a missing object is no commit for branch -d, unnamed.
+test_expect_success 'a ref that holds the null id, a branch at a missing object' '
+	cd r &&
+	echo 0000000000000000000000000000000000000000 >.git/refs/heads/null &&
+	git symbolic-ref refs/heads/tonull refs/heads/null &&
+	compare_git for-each-ref && compare_git branch && compare_git branch -a -vv &&
+	compare_git show-ref && compare_git branch --merged &&
+	compare_git for-each-ref --format="%(refname) %(symref)" refs/heads/t &&
+	compare_git branch -d null &&
+	echo 1111111111111111111111111111111111111111 >.git/refs/heads/gone &&
+	compare_git branch -d gone &&
+	for tool in git "$MINI_GIT"; do
+		rm -rf ../copy && cp -a . ../copy &&
+		(cd ../copy && "$tool" branch -D null gone; echo "exit=$?" && ls .git/refs/heads) \
+			>"$TRASH/D.$(basename "$tool")" 2>&1 || return 1
+	done &&
+	sed -i "s/mini-git/git/g" "$TRASH/D.mini-git" && test_cmp "$TRASH/D.git" "$TRASH/D.mini-git" &&
+	rm .git/refs/heads/null .git/refs/heads/tonull .git/refs/heads/gone
+'
+
 test_done
