@@ -636,7 +636,8 @@ int ref_update_lock(struct ref_update *u, struct ref_names *others, struct strbu
 
 	ref_update_look(u);
 	update_target(u);
-	strbuf_addf(err, "cannot lock ref '%s': ", u->name);
+	if (!(u->flags & REF_AS_RENAME))
+		strbuf_addf(err, "cannot lock ref '%s': ", u->name);
 	/* as git: a ref that is not there must not be asked for an old value,
 	 * and may not sit below or above another ref, nor another name of the
 	 * same transaction (whatever the change: a verify or a deletion too) */
@@ -650,8 +651,19 @@ int ref_update_lock(struct ref_update *u, struct ref_names *others, struct strbu
 			strbuf_addf(err, "unable to resolve reference '%s': reference broken", u->real);
 			return -1;
 		}
-		if (check_missing(u->real, u->has_old && !is_null_oid(&u->old_oid), others, err) < 0)
+		if (u->flags & REF_AS_RENAME) {
+			/* a rename has checked the name: empty directories
+			 * in its place go, and the lock says what else is
+			 * in the way */
+			struct strbuf path = STRBUF_INIT;
+			ref_path(&path, u->real);
+			if (is_dir(path.buf))
+				remove_empty_tree(path.buf);
+			strbuf_release(&path);
+		} else if (check_missing(u->real, u->has_old && !is_null_oid(&u->old_oid), others,
+					 err) < 0) {
 			return -1;
+		}
 	}
 	if (!(u->lk = lock_ref(u->real, err)))
 		return -1;
@@ -724,20 +736,33 @@ int ref_update_write(struct ref_update *u, struct strbuf *err)
 		log_head_too(u->real, u->via ? u->name : NULL, &u->cur, &u->new_oid, u->msg);
 		return 0;
 	}
+	oidcpy(&old, u->log_old ? u->log_old : &u->cur);
+	if (u->flags & REF_AS_RENAME) {
+		/* git writes a rename's new name as it writes no other ref:
+		 * the log lines first, then the ref, which may then fail */
+		reflog_append(u->real, &old, &u->new_oid, u->msg, 0);
+		log_head_too(u->real, NULL, &old, &u->new_oid, u->msg);
+		if (lock_file_commit(u->lk) < 0) {
+			strbuf_addf(err, "couldn't set '%s'", u->real);
+			lock_file_rollback(u->lk);
+			return -1;
+		}
+		refs_invalidate();
+		return 0;
+	}
 	if (lock_file_commit(u->lk) < 0) {
 		strbuf_addf(err, "cannot update ref '%s': %s", u->name, strerror(errno));
 		lock_file_rollback(u->lk);
 		return -1;
 	}
 	refs_invalidate();
-	oidcpy(&old, u->log_old ? u->log_old : &u->cur);
 	if (!(u->flags & REF_SKIP_LOG)) {
 		reflog_append(u->real, &old, &u->new_oid, u->msg,
 			      u->flags & REF_FORCE_CREATE_REFLOG);
 		if (u->via)
 			reflog_append(u->name, &old, &u->new_oid, u->msg, 0);
+		log_head_too(u->real, u->via ? u->name : NULL, &old, &u->new_oid, u->msg);
 	}
-	log_head_too(u->real, u->via ? u->name : NULL, &old, &u->new_oid, u->msg);
 	return 0;
 }
 
@@ -796,8 +821,9 @@ static int do_update(const char *name, const struct object_id *new_oid,
 		u.has_old = 1;
 		oidcpy(&u.old_oid, old_oid);
 	}
-	if (!ref_update_lock(&u, NULL, err) && !ref_update_stage(&u, 0, err) &&
-	    !ref_update_write(&u, err))
+	if (ref_update_lock(&u, NULL, err) < 0)
+		r = u.lk ? -1 : -2;
+	else if (!ref_update_stage(&u, 0, err) && !ref_update_write(&u, err))
 		r = 0;
 	ref_update_release(&u);
 	return r;
@@ -1139,6 +1165,20 @@ static void unstash_log(const char *from, int copy)
 	strbuf_release(&tmp);
 }
 
+/* The log at to's place back to from's (over it, for a copy). */
+static void restore_log(const char *from, const char *to)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+
+	reflog_path(&a, from);
+	reflog_path(&b, to);
+	if (file_exists(b.buf) && rename(b.buf, a.buf) < 0 &&
+	    (errno != ENOENT || mkdir_leading(a.buf) < 0 || rename(b.buf, a.buf) < 0))
+		error("unable to restore logfile %s from %s: %s", from, to, strerror(errno));
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
 int refs_copy_or_rename(const char *from, const char *to, const char *msg, int copy)
 {
 	struct object_id oid, dummy;
@@ -1187,8 +1227,9 @@ int refs_copy_or_rename(const char *from, const char *to, const char *msg, int c
 			return -1;
 		}
 		if (stashed && place_log(to) < 0) {
-			/* as git: the old ref written back, logged only in
-			 * HEAD's log (if HEAD is on it), then its log */
+			/* as git: the old ref written back unlogged (HEAD,
+			 * on a ref that is gone, does not resolve then; a
+			 * copy's source is still there), then its log */
 			strbuf_reset(&err);
 			if (copy)
 				log_head_too(from, NULL, &oid, &oid, NULL);
@@ -1208,9 +1249,27 @@ int refs_copy_or_rename(const char *from, const char *to, const char *msg, int c
 		log_head_too(from, NULL, &oid, &null_oid, msg);
 	}
 	strbuf_reset(&err);
-	r = do_update(to, &oid, NULL, msg, REF_NO_DEREF, &err, &oid);
-	if (r)
-		error("%s", err.buf);
+	r = do_update(to, &oid, NULL, msg, REF_NO_DEREF | REF_AS_RENAME, &err, &oid);
+	if (r) {
+		/* as git: the old ref written back unlogged (a copy's only
+		 * in HEAD's log, HEAD resolving), and the log at the new
+		 * name moved back to the old one's place, a copy's too */
+		if (r == -2)
+			error("unable to %s '%s' to '%s': %s", copy ? "copy" : "rename", from, to,
+			      err.buf);
+		else
+			error("unable to write current sha1 into %s: %s", to, err.buf);
+		if (strcmp(from, to)) {
+			strbuf_reset(&err);
+			if (copy)
+				log_head_too(from, NULL, &oid, &oid, NULL);
+			else if (refs_update_err(from, &oid, NULL, NULL,
+						 REF_NO_DEREF | REF_SKIP_LOG, &err) < 0)
+				error("unable to write current sha1 into %s: %s", from, err.buf);
+			restore_log(from, to);
+		}
+		r = -1;
+	}
 	strbuf_release(&err);
 	return r;
 }

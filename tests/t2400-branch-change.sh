@@ -142,6 +142,25 @@ test_expect_success 'a stale lock: git message, nothing changed' '
 	(cd orig && rm .git/refs/heads/locked.lock .git/config.lock)
 '
 
+test_expect_success 'a rename or copy that cannot write the new name puts everything back as git does' '
+	rm -rf orig.saved && cp -a orig orig.saved &&
+	(cd orig && echo garbage >.git/refs/heads/garb && mkdir -p .git/refs/heads/d/e &&
+		touch .git/refs/heads/d/x.lock .git/refs/heads/new.lock &&
+		git config branch.master.remote origin) &&
+	for args in "-m master garb/x" "-M side garb/x" "-c master garb/x" "-m master d" \
+		"-c master d" "-m side d" "-m master new" "-c side new" "-C master new" \
+		"-m master garb/y/z"; do
+		change $args || return 1
+	done &&
+	rm -rf orig && mv orig.saved orig
+'
+
+test_expect_success 'a rename whose log cannot move leaves HEAD'"'"'s log as git does' '
+	(cd orig && mkdir -p .git/logs/refs/heads/new/sub && echo x >.git/logs/refs/heads/new/sub/f) &&
+	change -m master new && change -c master new &&
+	rm -r orig/.git/logs/refs/heads/new
+'
+
 test_expect_success 'deletions rewrite packed-refs as git does: header, order, ^ lines (HEAD unborn there)' '
 	(cd orig && git pack-refs --all && cp .git/packed-refs ../saved-packed &&
 	 git branch loose-one one && git branch loose-two two) &&
