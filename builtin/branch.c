@@ -298,14 +298,14 @@ static int list_branches(struct ref_filter *filter, const struct ref_sort_keys *
 	if (icase)
 		ref_sorting_ignore_case(sorting);
 	filter_refs(&a, &f);
-	ref_array_sort(sorting, &a);
-
 	if (!format)
 		format = fmt = build_format(verbose, verbose ? max_width(&a, strlen(remote_prefix)) : 0,
 					    remote_prefix);
 	rf = ref_format_parse(format, use_color, 0);
 	if (!rf)
 		die("unable to parse format string");
+	ref_array_populate(&a, rf, sorting);
+	ref_array_sort(sorting, &a);
 	if (column_active(colopts)) {
 		size_t n;
 		char **lines = ref_array_lines(&a, rf, fmt != NULL, &n);

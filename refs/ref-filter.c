@@ -109,6 +109,7 @@ struct ref_format {
 	size_t nr, alloc;
 	int use_color;
 	int needs_obj;
+	int needs_deref;    /* a "*" atom: the object a tag points at too */
 	int abbrevs;        /* %(objectname:short) */
 	int quote;
 	int reset_at_eol;   /* the last %(color:...) is not reset */
@@ -502,6 +503,8 @@ struct ref_format *ref_format_parse(const char *fmt, int use_color, int quote)
 			    t->atom.deref ? "*" : "");
 		if (t->atom.needs_obj)
 			f->needs_obj = 1;
+		if (t->atom.deref)
+			f->needs_deref = 1;
 		if (t->atom.id == A_OBJECTNAME && t->atom.shorten && !t->atom.deref)
 			f->abbrevs = 1;
 		if (t->atom.id == A_COLOR)
@@ -1266,6 +1269,20 @@ int ref_sorting_needs_object(const struct ref_sorting *s)
 		if (s->atom.needs_obj)
 			return 1;
 	return 0;
+}
+
+void ref_array_populate(struct ref_array *a, const struct ref_format *f,
+			const struct ref_sorting *s)
+{
+	int obj = f->needs_obj, deref = f->needs_deref;
+
+	for (; s; s = s->next) {
+		obj |= s->atom.needs_obj;
+		deref |= s->atom.deref;
+	}
+	if (obj)
+		for (size_t i = 0; i < a->nr; i++)
+			ref_object_load(a->items[i], deref);
 }
 
 static struct ref_sorting *sort_keys;

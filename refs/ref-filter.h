@@ -93,6 +93,12 @@ void ref_sorting_detached_first(struct ref_sorting *s);
 void ref_sorting_ignore_case(struct ref_sorting *s);
 int ref_sorting_needs_object(const struct ref_sorting *s);
 void ref_array_sort(struct ref_sorting *s, struct ref_array *a);
+/* As git, before it sorts: every ref's object (and the one a tag points
+ * at, for "*" atoms) read, in the order found, when the format or a sort
+ * key needs them, so that a missing one stops the command before any
+ * output. */
+void ref_array_populate(struct ref_array *a, const struct ref_format *f,
+			const struct ref_sorting *s);
 void ref_sorting_free(struct ref_sorting *s);
 
 /* Sort keys as the command line gives them, parsed only when a listing

@@ -109,6 +109,15 @@ static int load(struct ref_item *it)
 	return it->obj_state;
 }
 
+static int load_peeled(struct ref_item *it);
+
+void ref_object_load(struct ref_item *it, int deref)
+{
+	load(it);
+	if (deref)
+		load_peeled(it);
+}
+
 /* The object a tag points at (one level, as git's "*" atoms show it);
  * 0 if it->oid is not a tag. */
 static int load_peeled(struct ref_item *it)

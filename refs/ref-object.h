@@ -13,6 +13,9 @@ void ref_object_trailers(struct strbuf *out, struct ref_item *it, int deref,
 			 const struct trailer_opts *o);
 void ref_object_value(struct strbuf *out, struct ref_item *it, const char *atom,
 		      int abbrev, int deref, const char *mod);
+/* Read the item's object (dying as git does when it is missing), and with
+ * deref the one its tag points at. */
+void ref_object_load(struct ref_item *it, int deref);
 /* Drop the item's hold on the objects it read (before freeing it). */
 void ref_object_unref(struct ref_item *it);
 /* Unique abbreviation (len 0: git's default length). */

@@ -120,4 +120,27 @@ test_expect_success 'a ref that holds the null id, a branch at a missing object'
 	rm .git/refs/heads/null .git/refs/heads/tonull .git/refs/heads/gone
 '
 
+# git reads every ref's object before it sorts when the format or a sort
+# key needs one: a missing object stops it before any output, and the
+# one named is the first in name order, whatever the sort.
+test_expect_success 'refs at missing objects: nothing printed, the first in name order named' '
+	cd r &&
+	echo 1111111111111111111111111111111111111111 >.git/refs/heads/zz-gone &&
+	echo 1111111111111111111111111111111111111112 >.git/refs/heads/a0-gone &&
+	blob=$(echo "to be lost" | git hash-object -w --stdin) &&
+	git tag -a -m "of a blob to be lost" lost $blob &&
+	for c in "for-each-ref" "for-each-ref --sort=-refname" "for-each-ref --count=1 --sort=-refname" \
+		"for-each-ref --format=%(refname) --sort=-objecttype" "for-each-ref refs/heads/master refs/heads/zz-gone" \
+		"branch --format=%(objecttype) --sort=-refname" "branch -v --sort=-refname" "branch" \
+		"for-each-ref --format=%(refname)"; do
+		compare_git $c || return 1
+	done &&
+	rm .git/refs/heads/zz-gone .git/refs/heads/a0-gone &&
+	lost=.git/objects/$(echo $blob | cut -c1-2)/$(echo $blob | cut -c3-) &&
+	mv $lost ../lost.obj &&
+	compare_git for-each-ref --format="%(*objecttype) %(refname)" --sort=-refname &&
+	compare_git for-each-ref --format="%(objecttype) %(refname)" &&
+	mv ../lost.obj $lost && git tag -d lost >/dev/null
+'
+
 test_done
