@@ -74,6 +74,8 @@ struct ref_update {
 	const char *name;            /* as asked for */
 	char *real;                  /* the file changed: the end of name's symref chain unless REF_NO_DEREF */
 	int via;                     /* name is a symref to real */
+	char **hops;                 /* the symrefs between name and real */
+	size_t nhops;
 	struct object_id new_oid, old_oid;
 	int has_new, has_old, del;   /* has_new = 0: only verify; del: has_new, to nothing */
 	unsigned flags;              /* REF_NO_DEREF, REF_FORCE_CREATE_REFLOG, REF_KEEP_LOG */

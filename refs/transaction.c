@@ -145,6 +145,43 @@ static void names_release(struct ref_names *set)
 }
 
 /*
+ * Each ref of u's symref chain, to its end, claimed for u in set, as git
+ * splits a change through a symref into one per ref it reaches: a ref
+ * another change names or reaches (or u itself, in a loop) is refused.
+ */
+static int claim_chain(struct ref_update *u, struct ref_names *set, struct strbuf *err)
+{
+	struct strbuf prev = STRBUF_INIT, cur = STRBUF_INIT, next = STRBUF_INIT;
+	struct object_id oid;
+	int r = 0;
+
+	strbuf_addstr(&prev, u->name);
+	strbuf_addbuf(&cur, &u->first.target);
+	for (;;) {
+		if (names_find(set, cur.buf)) {
+			strbuf_addf(err, "multiple updates for '%s' (including one via symref '%s') are not allowed",
+				    cur.buf, prev.buf);
+			r = -1;
+			break;
+		}
+		ALLOC_GROW(set->extra, set->nr_extra + 1, set->alloc_extra);
+		set->extra[set->nr_extra++] = xstrdup(cur.buf);
+		u->split = 1;
+		if (read_loose_ref_fresh(cur.buf, &oid, &next) != 1)
+			break;
+		strbuf_reset(&prev);
+		strbuf_addbuf(&prev, &cur);
+		strbuf_reset(&cur);
+		strbuf_addbuf(&cur, &next);
+		strbuf_reset(&next);
+	}
+	strbuf_release(&prev);
+	strbuf_release(&cur);
+	strbuf_release(&next);
+	return r;
+}
+
+/*
  * Two changes may not reach one ref: not by name, not through a symref
  * (HEAD and the branch it points to), and not through HEAD's log, which
  * follows the branch HEAD points to. Fills set.
@@ -180,15 +217,7 @@ static int check_overlaps(struct ref_transaction *t, struct ref_names *set, stru
 		ref_update_look(u);
 		if (u->first.r != 1)
 			continue;
-		if (names_find(set, u->first.target.buf)) {
-			strbuf_addf(err, "multiple updates for '%s' (including one via symref '%s') are not allowed",
-				    u->first.target.buf, u->name);
-			r = -1;
-		} else {
-			ALLOC_GROW(set->extra, set->nr_extra + 1, set->alloc_extra);
-			set->extra[set->nr_extra++] = xstrdup(u->first.target.buf);
-			u->split = 1;
-		}
+		r = claim_chain(u, set, err);
 	}
 	strbuf_release(&head);
 	return r;

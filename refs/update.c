@@ -543,39 +543,82 @@ void ref_update_look(struct ref_update *u)
 	}
 }
 
-/* What to write: the final ref of u->name's symref chain unless
- * REF_NO_DEREF. */
-static void update_target(struct ref_update *u)
+/*
+ * What to write: the end of u->name's symref chain unless REF_NO_DEREF,
+ * as git finds it: followed however long it is, to a ref that is no
+ * symref (a plain one, a missing one, a file of garbage, which is then
+ * refused as broken, never the symref before it). Every symref on the
+ * way gets a log line. A chain that comes back on itself would change
+ * one ref twice, and git refuses it so.
+ */
+static int update_target(struct ref_update *u, struct strbuf *err)
 {
+	struct strbuf name = STRBUF_INIT, target = STRBUF_INIT;
 	struct object_id oid;
-	unsigned flags;
-	const char *r = NULL;
+	size_t alloc = 0;
+	int r = 0;
 
 	if (u->real)
-		return;
+		return 0;
 	u->via = 0;
-	if (!(u->flags & REF_NO_DEREF) && u->first.r == 1)
-		r = refs_resolve_from(&u->first, u->name, 0, &oid, &flags);
-	if (r && (flags & REF_ISSYMREF)) {
-		u->via = 1;
-		u->real = xstrdup(r);
-	} else if (!r && !(u->flags & REF_NO_DEREF) && u->first.r == 1) {
-		/* a chain that ends in a file of garbage: that file is the
-		 * one changed (and refused as broken), as in git, never the
-		 * symref itself */
-		struct strbuf name = STRBUF_INIT, target = STRBUF_INIT;
-		int depth = 0;
-		strbuf_addbuf(&name, &u->first.target);
-		while (depth++ < 5 && read_loose_ref_fresh(name.buf, &oid, &target) == 1) {
-			strbuf_reset(&name);
-			strbuf_addbuf(&name, &target);
-		}
-		strbuf_release(&target);
-		u->via = 1;
-		u->real = strbuf_detach(&name, NULL);
-	} else {
+	if ((u->flags & REF_NO_DEREF) || u->first.r != 1) {
 		u->real = xstrdup(u->name);
+		return 0;
 	}
+	u->via = 1;
+	strbuf_addbuf(&name, &u->first.target);
+	for (;;) {
+		int seen = !strcmp(name.buf, u->name);
+		for (size_t i = 0; i < u->nhops && !seen; i++)
+			seen = !strcmp(name.buf, u->hops[i]);
+		if (seen) {
+			strbuf_addf(err, "multiple updates for '%s' (including one via symref '%s') are not allowed",
+				    name.buf, u->nhops ? u->hops[u->nhops - 1] : u->name);
+			r = -1;
+			break;
+		}
+		if (read_loose_ref_fresh(name.buf, &oid, &target) != 1)
+			break;
+		ALLOC_GROW(u->hops, u->nhops + 1, alloc);
+		u->hops[u->nhops++] = strbuf_detach(&name, NULL);
+		strbuf_addbuf(&name, &target);
+	}
+	strbuf_release(&target);
+	u->real = strbuf_detach(&name, NULL);
+	return r;
+}
+
+/* HEAD's log line for an update: as git, when HEAD points to the ref
+ * changed or to a symref on the way to it (and is not itself the name
+ * changed, which log_via() logs). */
+static void log_head_of(struct ref_update *u, const struct object_id *old_oid,
+			const struct object_id *new_oid, const char *msg)
+{
+	struct strbuf target = STRBUF_INIT;
+	struct object_id dummy;
+	int on = 0;
+
+	if (!strcmp(u->name, "HEAD") || !strcmp(u->real, "HEAD"))
+		return;
+	if (read_loose_ref_fresh("HEAD", &dummy, &target) == 1) {
+		on = !strcmp(target.buf, u->real) || (u->via && !strcmp(target.buf, u->name));
+		for (size_t i = 0; i < u->nhops && !on; i++)
+			on = !strcmp(target.buf, u->hops[i]);
+	}
+	if (on)
+		reflog_append("HEAD", old_oid, new_oid, msg, 0);
+	strbuf_release(&target);
+}
+
+/* The log lines of the symrefs an update went through. */
+static void log_via(struct ref_update *u, const struct object_id *old_oid,
+		    const struct object_id *new_oid)
+{
+	if (!u->via)
+		return;
+	reflog_append(u->name, old_oid, new_oid, u->msg, 0);
+	for (size_t i = 0; i < u->nhops; i++)
+		reflog_append(u->hops[i], old_oid, new_oid, u->msg, 0);
 }
 
 static int is_symref_file(const char *name)
@@ -635,7 +678,8 @@ int ref_update_lock(struct ref_update *u, struct ref_names *others, struct strbu
 	int writes = u->has_new && !u->del, r;
 
 	ref_update_look(u);
-	update_target(u);
+	if (update_target(u, err) < 0)
+		return -1;
 	if (!(u->flags & REF_AS_RENAME))
 		strbuf_addf(err, "cannot lock ref '%s': ", u->name);
 	/* as git: a ref that is not there must not be asked for an old value,
@@ -731,9 +775,8 @@ int ref_update_write(struct ref_update *u, struct strbuf *err)
 		/* a symref we went through still gets its log line, and so
 		 * does HEAD when it is on the ref, as in git */
 		lock_file_rollback(u->lk);
-		if (u->via)
-			reflog_append(u->name, &u->cur, &u->new_oid, u->msg, 0);
-		log_head_too(u->real, u->via ? u->name : NULL, &u->cur, &u->new_oid, u->msg);
+		log_via(u, &u->cur, &u->new_oid);
+		log_head_of(u, &u->cur, &u->new_oid, u->msg);
 		return 0;
 	}
 	oidcpy(&old, u->log_old ? u->log_old : &u->cur);
@@ -759,9 +802,8 @@ int ref_update_write(struct ref_update *u, struct strbuf *err)
 	if (!(u->flags & REF_SKIP_LOG)) {
 		reflog_append(u->real, &old, &u->new_oid, u->msg,
 			      u->flags & REF_FORCE_CREATE_REFLOG);
-		if (u->via)
-			reflog_append(u->name, &old, &u->new_oid, u->msg, 0);
-		log_head_too(u->real, u->via ? u->name : NULL, &old, &u->new_oid, u->msg);
+		log_via(u, &old, &u->new_oid);
+		log_head_of(u, &old, &u->new_oid, u->msg);
 	}
 	return 0;
 }
@@ -784,9 +826,8 @@ int ref_update_remove(struct ref_update *u, struct strbuf *err)
 
 	/* as git: HEAD's log follows its branch to its end, even one that
 	 * was not there (an unborn branch: null to null) */
-	if (u->via)
-		reflog_append(u->name, &u->cur, &null_oid, u->msg, 0);
-	log_head_too(u->real, u->via ? u->name : NULL, &u->cur, &null_oid, u->msg);
+	log_via(u, &u->cur, &null_oid);
+	log_head_of(u, &u->cur, &null_oid, u->msg);
 	lock_file_rollback(u->lk);
 	prune_dirs(u->real, log_gone);
 	refs_invalidate();
@@ -799,6 +840,11 @@ void ref_update_release(struct ref_update *u)
 		lock_file_rollback(u->lk);
 	free(u->real);
 	u->real = NULL;
+	for (size_t i = 0; i < u->nhops; i++)
+		free(u->hops[i]);
+	free(u->hops);
+	u->hops = NULL;
+	u->nhops = 0;
 	ref_file_release(&u->first);
 }
 
