@@ -822,7 +822,13 @@ int ref_update_remove(struct ref_update *u, struct strbuf *err)
 		return -1;
 	}
 	strbuf_release(&path);
-	log_gone = !(u->flags & REF_KEEP_LOG) && !delete_reflog(u->real);
+	/* the log's empty directories go when it is gone, deleted here or
+	 * moved away before (a rename's) */
+	if (!(u->flags & REF_KEEP_LOG))
+		delete_reflog(u->real);
+	reflog_path(&path, u->real);
+	log_gone = !file_exists(path.buf);
+	strbuf_release(&path);
 
 	/* as git: HEAD's log follows its branch to its end, even one that
 	 * was not there (an unborn branch: null to null) */

@@ -161,6 +161,16 @@ test_expect_success 'a rename whose log cannot move leaves HEAD'"'"'s log as git
 	rm -r orig/.git/logs/refs/heads/new
 '
 
+test_expect_success 'a rename from a nested name leaves no empty log directory behind, as in git' '
+	rm -rf nested && cp -a orig nested &&
+	(cd nested && git branch deep/er/name && git branch deep/x && git branch a/b/c &&
+		rm .git/logs/refs/heads/a/b/c && mkdir -p .git/logs/refs/heads/a/b/d) &&
+	for args in "-M deep/er/name new/sub" "-m deep/er/name new" "-m deep/er/name deep/er" \
+		"-m a/b/c x" "-d a/b/c" "-c deep/er/name y/z"; do
+		CHANGE_REPO=nested change $args || return 1
+	done
+'
+
 test_expect_success 'deletions rewrite packed-refs as git does: header, order, ^ lines (HEAD unborn there)' '
 	(cd orig && git pack-refs --all && cp .git/packed-refs ../saved-packed &&
 	 git branch loose-one one && git branch loose-two two) &&
