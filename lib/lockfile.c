@@ -4,6 +4,7 @@
 #include "lib/lockfile.h"
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <time.h>
 
 static struct lock_file *active_locks;
@@ -93,10 +94,28 @@ int lock_file_acquire(struct lock_file *lk, const char *path, long timeout_ms)
 void lock_file_error(struct strbuf *sb, const char *path, int err)
 {
 	struct strbuf abs = STRBUF_INIT;
-	strbuf_realpath_lexical(&abs, path);
-	/* the lock of "x/" is "x/.lock" */
-	if (*path && path[strlen(path) - 1] == '/' && !ends_with(abs.buf, "/"))
-		strbuf_addch(&abs, '/');
+	/* git names the file by its path as the command spelled it, put
+	 * after the current directory when relative and never tidied: a git
+	 * dir found as "." (from inside it, or a bare repository's top) or
+	 * given as "../.git/" shows as "<cwd>/./packed-refs.lock" or
+	 * "<cwd>/../.git//packed-refs.lock". */
+	if (*path != '/') {
+		struct stat cwd_st, pwd_st;
+		const char *pwd = getenv("PWD");
+		if (strbuf_getcwd(&abs) < 0)
+			die_errno("unable to get current working directory");
+		/* $PWD when it is the same directory, as git prefers it */
+		if (pwd && *pwd == '/' && strcmp(pwd, abs.buf) &&
+		    !stat(abs.buf, &cwd_st) && (cwd_st.st_dev || cwd_st.st_ino) &&
+		    !stat(pwd, &pwd_st) && pwd_st.st_dev == cwd_st.st_dev &&
+		    pwd_st.st_ino == cwd_st.st_ino) {
+			strbuf_reset(&abs);
+			strbuf_addstr(&abs, pwd);
+		}
+		if (abs.len && abs.buf[abs.len - 1] != '/')
+			strbuf_addch(&abs, '/');
+	}
+	strbuf_addstr(&abs, path);
 	if (err == EEXIST)
 		strbuf_addf(sb, "Unable to create '%s.lock': %s.\n\n"
 			    "Another git process seems to be running in this repository, e.g.\n"

@@ -134,6 +134,16 @@ test_expect_success 'a stale lock: git message and exit code, nothing changed' '
 	(cd orig && rm .git/refs/heads/side.lock)
 '
 
+test_expect_success 'a stale lock: its path as git spells the git dir it found or was given' '
+	rm -rf locked && cp -a orig locked &&
+	touch locked/.git/refs/heads/side.lock locked/.git/packed-refs.lock &&
+	CHANGE_REPO=locked change -C .git update-ref refs/heads/side $TWO &&
+	CHANGE_REPO=locked change -C .git branch -d side &&
+	CHANGE_REPO=locked change -C .git/refs update-ref -d refs/heads/side &&
+	CHANGE_REPO=locked change --git-dir=.git/ update-ref -d refs/heads/side &&
+	CHANGE_REPO=locked change --git-dir=./.git branch -D side
+'
+
 test_expect_success 'reflogs: HEAD follows its branch; git reads what we wrote' '
 	rm -rf work && cp -a orig work && cd work &&
 	"$MINI_GIT" update-ref -m "first move" refs/heads/master $ONE &&
