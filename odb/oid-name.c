@@ -1378,5 +1378,5 @@ int get_oid_with_flags(const char *name, unsigned flags, struct object_id *oid)
 
 int get_oid(const char *name, struct object_id *oid)
 {
-	return get_oid_with_flags(name, GET_OID_QUIETLY, oid);
+	return get_oid_with_flags(name, 0, oid);
 }

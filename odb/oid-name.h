@@ -19,7 +19,10 @@ enum {
 	GET_OID_DIE_QUIETLY = 16,
 };
 
-/* 0 and *oid, or -1 without a word. */
+/* 0 and *oid, or -1: git's plain lookup of a name given to update-ref or
+ * to --merged/--contains/--points-at, with its warnings and its report of
+ * an ambiguous short id ("refname 'HEAD' is ambiguous." when a branch is
+ * named HEAD), but no message of its own when the name is unknown. */
 int get_oid(const char *name, struct object_id *oid);
 /* 0 and *oid, or -1 after git's messages (unless GET_OID_QUIETLY). Some
  * messages git prints however quiet: "X: expected blob type, but the

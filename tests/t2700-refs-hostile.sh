@@ -143,4 +143,17 @@ test_expect_success 'refs at missing objects: nothing printed, the first in name
 	mv ../lost.obj $lost && git tag -d lost >/dev/null
 '
 
+test_expect_success 'a branch named HEAD: a name given to update-ref, --merged, --points-at warns that it is ambiguous' '
+	rm -rf amb && git init -q amb && cd amb && test_commit one && test_commit two &&
+	git update-ref refs/heads/HEAD HEAD &&
+	compare_git update-ref refs/heads/x HEAD &&
+	compare_git update-ref refs/heads/x HEAD~0 HEAD &&
+	compare_git update-ref -d refs/heads/nope HEAD &&
+	printf "update refs/heads/x HEAD~1 HEAD\ncreate refs/heads/x HEAD\n" >../in &&
+	compare_git_stdin ../in update-ref --stdin &&
+	compare_git for-each-ref --points-at=HEAD && compare_git for-each-ref --merged=HEAD &&
+	compare_git for-each-ref --no-merged=HEAD && compare_git for-each-ref --contains=HEAD &&
+	compare_git branch --points-at=HEAD && compare_git branch --no-contains HEAD
+'
+
 test_done
