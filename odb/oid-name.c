@@ -592,6 +592,20 @@ static int reflog_at(const char *name, size_t len, long n, uint64_t at, unsigned
 		strbuf_release(&log);
 		return -1;
 	}
+	if (!(flags & GET_OID_QUIETLY)) {
+		/* as for a plain name: more than one rule with a log (a
+		 * branch named HEAD has one beside HEAD's), or a name that is
+		 * also a short id; "@{n}" counts the refs HEAD's name finds */
+		struct object_id tmp;
+		int count = found;
+		if (!len) {
+			struct strbuf full = STRBUF_INIT;
+			count = refs_dwim("HEAD", 4, &full, &tmp);
+			strbuf_release(&full);
+		}
+		if (count > 1 || (len && !get_short_oid(name, len, GET_OID_QUIETLY, &tmp)))
+			warning("refname '%.*s' is ambiguous.", (int)len, name);
+	}
 	refs_for_each_reflog_entry(log.buf, collect_entry, &v);
 	if (!v.nr && !n && !is_null_oid(oid))
 		;  /* @{0} of an empty log is the ref's value */

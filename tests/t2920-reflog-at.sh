@@ -117,4 +117,16 @@ test_expect_success 'a start point at a time, as git takes it' '
 	test_cmp ../expect ../actual
 '
 
+test_expect_success 'a branch named HEAD beside HEAD, both with logs: HEAD@{N} and @{N} warn that the name is ambiguous' '
+	cd .. && rm -rf amb && git init -q amb && cd amb &&
+	test_commit one && test_commit two && git update-ref refs/heads/HEAD HEAD &&
+	git branch abcd && git update-ref refs/heads/$(git rev-parse --short=4 HEAD) HEAD &&
+	for n in HEAD@{0} HEAD@{1} HEAD@{5} HEAD@{1.year.ago} @{0} @{1} master@{1} abcd@{0} \
+		$(git rev-parse --short=4 HEAD)@{0}; do
+		compare_git rev-parse $n && compare_git rev-parse --verify -q $n || return 1
+	done &&
+	compare_git update-ref refs/heads/x HEAD@{1} &&
+	git checkout -q --detach && compare_git rev-parse @{1} && compare_git rev-parse @{0}
+'
+
 test_done
