@@ -102,8 +102,10 @@ int ref_update_stage(struct ref_update *u, int unsynced, struct strbuf *err);
 int ref_update_write(struct ref_update *u, struct strbuf *err);
 int ref_update_remove(struct ref_update *u, struct strbuf *err);
 void ref_update_release(struct ref_update *u);
-/* Rewrite packed-refs without these names, under packed-refs.lock (taken
- * only if one of them is there, unless always_lock). */
-int packed_refs_remove(const char *const *names, size_t nr, int always_lock, struct strbuf *err);
+/* Rewrite packed-refs without these names, under packed-refs.lock. The lock
+ * is always taken, as git's deletions take it (a stale one refuses even a
+ * loose ref's deletion); the file is rewritten only if one of the names is
+ * there, unless rewrite_always (branch -d). */
+int packed_refs_remove(const char *const *names, size_t nr, int rewrite_always, struct strbuf *err);
 
 #endif

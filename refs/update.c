@@ -943,7 +943,7 @@ static int rewrite_one(struct ref_entry *e, void *data)
  * them. So branch -d, which always rewrites, also creates a file of just
  * the header where there was none.
  */
-int packed_refs_remove(const char *const *names, size_t nr, int always_lock,
+int packed_refs_remove(const char *const *names, size_t nr, int rewrite_always,
 		       struct strbuf *err)
 {
 	struct packed_refs *pr;
@@ -953,15 +953,6 @@ int packed_refs_remove(const char *const *names, size_t nr, int always_lock,
 	int found = 0;
 	char *path;
 
-	/* a cheap look first, so that loose-only deletions take no lock */
-	pr = packed_refs_get_fresh();
-	for (size_t i = 0; pr && i < nr; i++) {
-		struct ref_entry e;
-		if (!packed_refs_find(pr, names[i], &e))
-			found = 1;
-	}
-	if (!found && !always_lock)
-		return 0;
 	path = xstrdup(common_path("packed-refs"));
 	lk = new_lock();
 	if (lock_file_acquire(lk, path, lock_timeout("core.packedrefstimeout", 1000)) < 0) {
@@ -969,15 +960,14 @@ int packed_refs_remove(const char *const *names, size_t nr, int always_lock,
 		free(path);
 		return -1;
 	}
-	/* under the lock, the file may have changed since the look */
+	/* read under the lock: the file may have changed since any look */
 	pr = packed_refs_get_fresh();
-	found = 0;
 	for (size_t i = 0; pr && i < nr; i++) {
 		struct ref_entry e;
 		if (!packed_refs_find(pr, names[i], &e))
 			found = 1;
 	}
-	if (!found && !always_lock) {
+	if (!found && !rewrite_always) {
 		lock_file_rollback(lk);
 		free(path);
 		return 0;

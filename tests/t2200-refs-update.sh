@@ -144,6 +144,22 @@ test_expect_success 'a stale lock: its path as git spells the git dir it found o
 	CHANGE_REPO=locked change --git-dir=./.git branch -D side
 '
 
+test_expect_success 'a stale packed-refs.lock refuses every deletion, of a loose ref or of none' '
+	rm -rf locked && cp -a orig locked && touch locked/.git/packed-refs.lock &&
+	echo "delete refs/heads/loose" >"$TRASH/input" &&
+	CHANGE_REPO=locked change update-ref -d refs/heads/loose &&
+	CHANGE_REPO=locked change update-ref -d refs/heads/nothere &&
+	CHANGE_REPO=locked change update-ref -d refs/heads/alias &&
+	CHANGE_REPO=locked change update-ref -d --no-deref refs/heads/alias &&
+	CHANGE_REPO=locked change symbolic-ref -d refs/heads/alias &&
+	CHANGE_REPO=locked CHANGE_INPUT="$TRASH/input" change update-ref --stdin &&
+	CHANGE_REPO=locked change branch -m loose moved &&
+	CHANGE_REPO=locked change branch -d loose &&
+	rm locked/.git/packed-refs.lock &&
+	CHANGE_REPO=locked change update-ref -d refs/heads/nothere &&
+	CHANGE_REPO=locked change update-ref -d refs/heads/loose
+'
+
 test_expect_success 'reflogs: HEAD follows its branch; git reads what we wrote' '
 	rm -rf work && cp -a orig work && cd work &&
 	"$MINI_GIT" update-ref -m "first move" refs/heads/master $ONE &&
