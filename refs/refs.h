@@ -91,7 +91,8 @@ enum {
 	REF_NO_DEREF = 1,             /* write the symref itself, not its target */
 	REF_FORCE_CREATE_REFLOG = 2,  /* create the reflog whatever the config says */
 	REF_KEEP_LOG = 4,             /* deleting: leave the reflog */
-	REF_SKIP_LOG = 8,             /* writing: no log entry, HEAD's neither (a rename's rollback) */
+	REF_SKIP_LOG = 8,             /* writing (a rename's rollback): the file written even with
+				       * its value, no log entry but HEAD's if HEAD resolves to it */
 	REF_AS_RENAME = 16,           /* as git writes a rename's new name: the lock's own error, the
 				       * log lines before the ref, "couldn't set" if it fails */
 };

@@ -739,7 +739,7 @@ int ref_update_lock(struct ref_update *u, struct ref_names *others, struct strbu
 		return 0;
 	/* already there: git neither writes nor logs */
 	u->unchanged = u->exists && oideq(&u->cur, &u->new_oid) && !u->log_old &&
-		       !is_symref_file(u->real);
+		       !is_symref_file(u->real) && !(u->flags & REF_SKIP_LOG);
 	if (!u->unchanged && check_new_value(u->real, &u->new_oid, err) < 0)
 		return -1;
 	return 0;
@@ -803,6 +803,9 @@ int ref_update_write(struct ref_update *u, struct strbuf *err)
 		reflog_append(u->real, &old, &u->new_oid, u->msg,
 			      u->flags & REF_FORCE_CREATE_REFLOG);
 		log_via(u, &old, &u->new_oid);
+		log_head_of(u, &old, &u->new_oid, u->msg);
+	} else if (u->exists) {
+		/* a rollback: HEAD, resolving to the ref, still logs it */
 		log_head_of(u, &old, &u->new_oid, u->msg);
 	}
 	return 0;
@@ -1226,7 +1229,7 @@ int refs_copy_or_rename(const char *from, const char *to, const char *msg, int c
 	struct object_id oid, dummy;
 	struct strbuf err = STRBUF_INIT, target = STRBUF_INIT;
 	unsigned flags;
-	int r;
+	int r, to_exists;
 
 	if (read_loose_ref_fresh(from, &dummy, &target) == 1) {
 		strbuf_release(&target);
@@ -1242,14 +1245,12 @@ int refs_copy_or_rename(const char *from, const char *to, const char *msg, int c
 		strbuf_release(&err);
 		return -1;
 	}
-	if (!copy && strcmp(from, to) && !refs_read(to, &dummy) &&
-	    refs_delete_err(to, NULL, REF_NO_DEREF, NULL, &err) < 0) {
-		error("%s", err.buf);
-		strbuf_release(&err);
-		return -1;
-	}
-	if (strcmp(from, to)) {
-		int stashed = stash_log(from, copy);
+	/* a branch at the new name goes once the old one is deleted */
+	to_exists = !copy && strcmp(from, to) && !refs_read(to, &dummy);
+	/* a rename onto the same name too: git deletes the old ref (from
+	 * packed-refs as well) and writes the new one loose */
+	if (strcmp(from, to) || !copy) {
+		int stashed = stash_log(from, copy), failed = 0;
 		if (stashed < 0)
 			return -1;
 		if (!copy && refs_delete_err(from, NULL, REF_NO_DEREF | REF_KEEP_LOG, msg, &err) < 0) {
@@ -1259,16 +1260,29 @@ int refs_copy_or_rename(const char *from, const char *to, const char *msg, int c
 			error("unable to delete old %s", from);
 			if (stashed)
 				unstash_log(from, 0);
-			/* as git, try to put the old ref back; the lock tells if we could */
+			/* as git, put the old ref back: written loose (a packed
+			 * one too), unlogged but for HEAD's log when HEAD
+			 * follows it; the lock tells first if we can */
 			if (!(lk = lock_ref(from, &again)))
 				error("unable to lock %s for rollback: %s", from, again.buf);
-			else
+			else {
 				lock_file_rollback(lk);
+				strbuf_reset(&again);
+				if (refs_update_err(from, &oid, NULL, NULL, REF_NO_DEREF | REF_SKIP_LOG,
+						    &again) < 0)
+					error("unable to write current sha1 into %s: %s", from, again.buf);
+			}
 			strbuf_release(&again);
 			strbuf_release(&err);
 			return -1;
 		}
-		if (stashed && place_log(to) < 0) {
+		if (to_exists && refs_delete_err(to, NULL, REF_NO_DEREF, NULL, &err) < 0) {
+			error("%s", err.buf);
+			error("unable to delete existing %s", to);
+			failed = 1;
+		} else if (stashed && place_log(to) < 0)
+			failed = 1;
+		if (failed) {
 			/* as git: the old ref written back unlogged (HEAD,
 			 * on a ref that is gone, does not resolve then; a
 			 * copy's source is still there), then its log */
@@ -1278,17 +1292,11 @@ int refs_copy_or_rename(const char *from, const char *to, const char *msg, int c
 			else if (refs_update_err(from, &oid, NULL, NULL, REF_NO_DEREF | REF_SKIP_LOG,
 						 &err) < 0)
 				error("unable to write current sha1 into %s: %s", from, err.buf);
-			unstash_log(from, copy);
+			if (stashed)
+				unstash_log(from, copy);
 			strbuf_release(&err);
 			return -1;
 		}
-	}
-	/* The deletion shows in HEAD's log when HEAD follows the old name
-	 * (the deletion above logged it); git logs it even when renaming a
-	 * branch onto itself, where the ref itself is left in place here. */
-	if (!copy && !strcmp(from, to)) {
-		static const struct object_id null_oid;
-		log_head_too(from, NULL, &oid, &null_oid, msg);
 	}
 	strbuf_reset(&err);
 	r = do_update(to, &oid, NULL, msg, REF_NO_DEREF | REF_AS_RENAME, &err, &oid);

@@ -200,4 +200,18 @@ test_expect_success 'created refs and configs are read back by git' '
 	git fsck
 '
 
+test_expect_success 'a rename onto itself, and renames beside stale locks, delete and put back as git does' '
+	rm -rf renamed && cp -a orig renamed &&
+	(cd renamed && git pack-refs --all && git branch loose two) &&
+	CHANGE_REPO=renamed change -M master && CHANGE_REPO=renamed change -m side side &&
+	CHANGE_REPO=renamed change -M loose loose &&
+	touch renamed/.git/packed-refs.lock &&
+	for args in "-M master" "-m master new" "-M side loose" "-M loose side" "-m loose new" \
+		"-M merged merged" "-C side loose"; do
+		CHANGE_REPO=renamed change $args || return 1
+	done &&
+	rm renamed/.git/packed-refs.lock && touch renamed/.git/refs/heads/loose.lock &&
+	CHANGE_REPO=renamed change -M side loose && CHANGE_REPO=renamed change -M master loose
+'
+
 test_done
