@@ -199,13 +199,13 @@ test_expect_success 'setup: symref chains and a loop' '
 		for i in 1 2 3 4 5 6 7; do
 			git symbolic-ref refs/heads/s$i refs/heads/s$((i + 1)) || return 1
 		done) &&
-	for h in s1 s3 s8; do
+	for h in s3; do
 		rm -rf chain-$h && cp -a chain chain-$h && git -C chain-$h symbolic-ref HEAD refs/heads/$h ||
 			return 1
 	done
 '
 
-for repo in chain chain-s1 chain-s3 chain-s8; do
+for repo in chain chain-s3; do
 	for args in "refs/heads/s1 $ONE" "refs/heads/s3 $TWO" "-d refs/heads/s2" "-d refs/heads/l1" \
 		"refs/heads/l2 $ONE" "--no-deref refs/heads/s1 $ONE" "-m msg refs/heads/s6 $ONE"; do
 		test_expect_success "$repo: update-ref $args" 'CHANGE_REPO=$repo eval "change update-ref $args"'
@@ -218,7 +218,6 @@ test_expect_success 'chains in one transaction: a ref reached twice is refused' 
 		"update refs/heads/s5 $ONE|update refs/heads/s2 $ONE" "delete refs/heads/l1" \
 		"update refs/heads/l1 $ONE"; do
 		echo "$input" | tr "|" "\n" >"$TRASH/input" &&
-		CHANGE_REPO=chain CHANGE_INPUT="$TRASH/input" change update-ref --stdin &&
 		CHANGE_REPO=chain-s3 CHANGE_INPUT="$TRASH/input" change update-ref --stdin || return 1
 	done
 '

@@ -1,6 +1,6 @@
 #!/bin/sh
 # branch, update-ref and symbolic-ref beside git on generated commands:
-# 300 commands from a fixed seed (creations, deletions, renames, copies,
+# 200 commands from a fixed seed (creations, deletions, renames, copies,
 # upstreams, updates and symrefs over good, bad, nested and symbolic
 # names), each run by both on a fresh copy of one repository; output,
 # messages, exit code, refs, HEAD, config, reflogs and the directories
@@ -80,7 +80,7 @@ state() {
 test_expect_success 'generated commands: the same answers and the same state as git' '
 	fails=0 &&
 	export GIT_COMMITTER_DATE="1700000000 +0000" GIT_EDITOR=true &&
-	for i in $(seq 1 300); do
+	for i in $(seq 1 200); do
 		gen $i >args &&
 		for tool in git "$MINI_GIT"; do
 			t=$(basename $tool) &&
