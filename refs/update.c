@@ -630,19 +630,13 @@ static int is_symref_file(const char *name)
 	return r == 1;
 }
 
-/* HEAD's reflog follows the branch it points to. */
-static void log_head_too(const char *real, const char *via, const struct object_id *old_oid,
+/* HEAD's log line for a ref changed outside an update (a rename's
+ * rollback): log_head_of() for that name alone. */
+static void log_head_too(const char *real, const struct object_id *old_oid,
 			 const struct object_id *new_oid, const char *msg)
 {
-	struct strbuf target = STRBUF_INIT;
-	struct object_id dummy;
-	if (via && !strcmp(via, "HEAD"))
-		return;
-	if (!strcmp(real, "HEAD"))
-		return;
-	if (read_loose_ref_fresh("HEAD", &dummy, &target) == 1 && !strcmp(target.buf, real))
-		reflog_append("HEAD", old_oid, new_oid, msg, 0);
-	strbuf_release(&target);
+	struct ref_update u = { .name = real, .real = (char *)real };
+	log_head_of(&u, old_oid, new_oid, msg);
 }
 
 /* As git checks a value before writing it: the object must exist, and a
@@ -784,7 +778,7 @@ int ref_update_write(struct ref_update *u, struct strbuf *err)
 		/* git writes a rename's new name as it writes no other ref:
 		 * the log lines first, then the ref, which may then fail */
 		reflog_append(u->real, &old, &u->new_oid, u->msg, 0);
-		log_head_too(u->real, NULL, &old, &u->new_oid, u->msg);
+		log_head_of(u, &old, &u->new_oid, u->msg);
 		if (lock_file_commit(u->lk) < 0) {
 			strbuf_addf(err, "couldn't set '%s'", u->real);
 			lock_file_rollback(u->lk);
@@ -1288,7 +1282,7 @@ int refs_copy_or_rename(const char *from, const char *to, const char *msg, int c
 			 * copy's source is still there), then its log */
 			strbuf_reset(&err);
 			if (copy)
-				log_head_too(from, NULL, &oid, &oid, NULL);
+				log_head_too(from, &oid, &oid, NULL);
 			else if (refs_update_err(from, &oid, NULL, NULL, REF_NO_DEREF | REF_SKIP_LOG,
 						 &err) < 0)
 				error("unable to write current sha1 into %s: %s", from, err.buf);
@@ -1312,7 +1306,7 @@ int refs_copy_or_rename(const char *from, const char *to, const char *msg, int c
 		if (strcmp(from, to)) {
 			strbuf_reset(&err);
 			if (copy)
-				log_head_too(from, NULL, &oid, &oid, NULL);
+				log_head_too(from, &oid, &oid, NULL);
 			else if (refs_update_err(from, &oid, NULL, NULL,
 						 REF_NO_DEREF | REF_SKIP_LOG, &err) < 0)
 				error("unable to write current sha1 into %s: %s", from, err.buf);
