@@ -138,8 +138,10 @@ static int grab_switch(const struct object_id *o, const struct object_id *n, con
 /* The line of a detached HEAD, as git words it: a rebase in progress
  * first (rebase-apply/ without "applying" is a rebase, with it git am),
  * then a bisect, whose start also names the branch of a rebase, then the
- * last checkout in HEAD's reflog. A name git lacks prints as "(null)". */
-static char *head_description(void)
+ * last checkout in HEAD's reflog. A name git lacks prints as "(null)".
+ * *reads_head: whether git looks HEAD up by name while working it out
+ * (it does when the reflog has a checkout, whatever else is going on). */
+static char *head_description(int *reads_head)
 {
 	struct strbuf desc = STRBUF_INIT, full = STRBUF_INIT;
 	struct switch_cb cb = { .target = STRBUF_INIT };
@@ -148,6 +150,8 @@ static char *head_description(void)
 	char *branch = NULL, *bisected;
 	int rebase, bisect;
 
+	refs_for_each_reflog_entry("HEAD", grab_switch, &cb);
+	*reads_head = cb.found;
 	for (size_t i = 0; wt[i]; i++)
 		if (wt[i]->is_current)
 			cur = wt[i];
@@ -166,14 +170,15 @@ static char *head_description(void)
 	if (bisect && !rebase) {
 		strbuf_addf(&desc, "(no branch, bisect started on %s)", branch ? branch : "(null)");
 		free(branch);
+		strbuf_release(&cb.target);
 		return strbuf_detach(&desc, NULL);
 	}
 	if (branch) {
 		strbuf_addf(&desc, "(no branch, rebasing %s)", branch);
 		free(branch);
+		strbuf_release(&cb.target);
 		return strbuf_detach(&desc, NULL);
 	}
-	refs_for_each_reflog_entry("HEAD", grab_switch, &cb);
 	if (cb.found) {
 		const char *from;
 		struct object_id peeled;
@@ -201,6 +206,20 @@ static char *head_description(void)
 	strbuf_release(&cb.target);
 	strbuf_release(&full);
 	return strbuf_detach(&desc, NULL);
+}
+
+/*
+ * How many times listing the detached HEAD warns that the name HEAD is
+ * ambiguous (a branch named HEAD, say): git works its description out
+ * once for each %(refname...) atom, and once more for -v's column width,
+ * looking HEAD up by name each time. The lookups agree, so one answers
+ * for all.
+ */
+static size_t head_lookups(const struct ref_format *rf, const struct ref_sorting *sorting,
+			   int verbose)
+{
+	size_t n = ref_refname_atoms(rf, sorting) + !!verbose;
+	return n && refname_ambiguous("HEAD") ? n : 0;
 }
 
 static size_t max_width(struct ref_array *a, size_t remote_bonus)
@@ -275,6 +294,7 @@ static int list_branches(struct ref_filter *filter, const struct ref_sort_keys *
 	struct ref_format *rf;
 	char *desc = NULL, *fmt = NULL;
 	const char *remote_prefix = "";
+	int reads_head = 0;
 
 	f.kind = kind;
 	f.patterns = patterns;
@@ -282,7 +302,7 @@ static int list_branches(struct ref_filter *filter, const struct ref_sort_keys *
 	f.verbose = verbose;
 	if ((kind & FILTER_REFS_BRANCHES) && detached) {
 		f.kind |= FILTER_REFS_DETACHED_HEAD;
-		desc = head_description();
+		desc = head_description(&reads_head);
 		f.head_desc = desc;
 	}
 	if ((kind & (FILTER_REFS_BRANCHES | FILTER_REFS_REMOTES)) ==
@@ -304,7 +324,7 @@ static int list_branches(struct ref_filter *filter, const struct ref_sort_keys *
 	rf = ref_format_parse(format, use_color, 0);
 	if (!rf)
 		die("unable to parse format string");
-	ref_array_populate(&a, rf, sorting);
+	ref_array_populate(rf, sorting, reads_head ? head_lookups(rf, sorting, verbose) : 0);
 	ref_array_sort(sorting, &a);
 	if (column_active(colopts)) {
 		size_t n;

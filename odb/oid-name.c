@@ -840,6 +840,19 @@ static int get_oid_basic(const char *str, size_t len, unsigned flags, struct obj
 	return 0;
 }
 
+/* Whether looking name up as git's get_oid() does warns that it is
+ * ambiguous (it names more than one ref, or a ref and an object). */
+int refname_ambiguous(const char *name)
+{
+	struct strbuf full = STRBUF_INIT;
+	struct object_id oid;
+	size_t len = strlen(name);
+	int found = check_refname_format(name, REFNAME_ALLOW_ONELEVEL) ? 0 :
+		refs_dwim(name, len, &full, &oid);
+	strbuf_release(&full);
+	return found > 1 || (found > 0 && !get_short_oid(name, len, GET_OID_QUIETLY, &oid));
+}
+
 static int get_oid_1(const char *name, size_t len, unsigned flags, struct object_id *oid);
 
 /*

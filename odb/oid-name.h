@@ -24,6 +24,7 @@ enum {
  * an ambiguous short id ("refname 'HEAD' is ambiguous." when a branch is
  * named HEAD), but no message of its own when the name is unknown. */
 int get_oid(const char *name, struct object_id *oid);
+int refname_ambiguous(const char *name);
 /* 0 and *oid, or -1 after git's messages (unless GET_OID_QUIETLY). Some
  * messages git prints however quiet: "X: expected blob type, but the
  * object dereferences to tree type", "object X is a tree, not a commit". */

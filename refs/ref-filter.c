@@ -27,7 +27,7 @@ enum atom_id {
 	A_COMMITTERNAME, A_COMMITTEREMAIL, A_COMMITTER, A_AUTHORDATE, A_AUTHORNAME,
 	A_AUTHOREMAIL, A_AUTHOR, A_TAGGERDATE, A_TAGGERNAME, A_TAGGEREMAIL, A_TAGGER,
 	A_CREATORDATE, A_TREE, A_PARENT, A_TYPE, A_OBJECT, A_TAG,
-	A_WORKTREEPATH, A_COLOR, A_ALIGN, A_IF, A_THEN, A_ELSE, A_END, A_REST,
+	A_WORKTREEPATH, A_FLAG, A_COLOR, A_ALIGN, A_IF, A_THEN, A_ELSE, A_END, A_REST,
 	A_NUMPARENT, A_CREATOR, A_RAW, A_DELTABASE, A_TRAILERS,
 };
 
@@ -67,6 +67,7 @@ static const struct { const char *name; enum atom_id id; int needs_obj; } atom_t
 	{ "deltabase", A_DELTABASE, 1 },
 	{ "trailers", A_TRAILERS, 1 },
 	{ "worktreepath", A_WORKTREEPATH, 0 },
+	{ "flag", A_FLAG, 0 },
 	{ "color", A_COLOR, 0 },
 	{ "align", A_ALIGN, 0 },
 	{ "if", A_IF, 0 },
@@ -89,6 +90,7 @@ struct atom {
 	int track, trackshort, nobracket, remotename, remoteref;
 	int subject_only, body_only;
 	char *mod;          /* an object atom's modifier, as written */
+	char *text;         /* %(refname...) as written, without the "*" */
 	char *arg;          /* colour escape (empty without colour), if:equals value */
 	int reset_after;    /* %(color:...) other than reset */
 	struct trailer_opts *trailers;  /* %(trailers), %(contents:trailers) */
@@ -120,6 +122,7 @@ static void atom_release(struct atom *a)
 {
 	free(a->mod);
 	free(a->arg);
+	free(a->text);
 	if (a->trailers) {
 		trailer_opts_release(a->trailers);
 		free(a->trailers);
@@ -382,7 +385,10 @@ found:
 		break;
 	}
 	free(arg);
-	free(full);
+	if (a->id == A_REFNAME)
+		a->text = full;
+	else
+		free(full);
 }
 
 static void add_lit(struct ref_format *f, const char *s, size_t n)
@@ -653,6 +659,20 @@ static int tracking_ref(const char *remote, const char *ref, struct strbuf *out)
 	return found;
 }
 
+/*
+ * The branch whose config a branch's short name reads: its own, but
+ * for a branch named HEAD, as in git, the one HEAD is on (NULL when
+ * HEAD is detached or not on a branch).
+ */
+static const char *config_branch(const char *b)
+{
+	const char *h;
+	if (strcmp(b, "HEAD"))
+		return b;
+	h = ref_filter_head();
+	return h && skip_prefix(h, "refs/heads/", &h) ? h : NULL;
+}
+
 const char *branch_upstream(const char *branch, const char **remote, const char **merge)
 {
 	static struct strbuf out = STRBUF_INIT;
@@ -660,6 +680,13 @@ const char *branch_upstream(const char *branch, const char **remote, const char 
 	const char *r = NULL, *m = NULL, **fetch, **merges;
 	size_t n;
 	int found = 0;
+	if (!(branch = config_branch(branch))) {
+		if (remote)
+			*remote = NULL;
+		if (merge)
+			*merge = NULL;
+		return NULL;
+	}
 	remote_config_check();
 	strbuf_addf(&key, "branch.%s.remote", branch);
 	config_get(key.buf, &r);
@@ -707,19 +734,41 @@ static void load_upstream(struct ref_item *it)
 		it->upstream = xstrdup(u);
 }
 
+/*
+ * Where a branch's ahead and behind counts start: at the branch, but
+ * for one named HEAD at the branch whose config it reads, as in git;
+ * -1 when that has no commit.
+ */
+static int track_base(const struct ref_item *it, struct object_id *oid)
+{
+	struct strbuf ref = STRBUF_INIT;
+	const char *b;
+	int r;
+	if (strcmp(it->refname, "refs/heads/HEAD")) {
+		oidcpy(oid, &it->oid);
+		return 0;
+	}
+	if (!(b = config_branch("HEAD")))
+		return -1;
+	strbuf_addf(&ref, "refs/heads/%s", b);
+	r = refs_read(ref.buf, oid) ? -1 : 0;
+	strbuf_release(&ref);
+	return r;
+}
+
 static void load_track(struct ref_item *it)
 {
-	struct object_id up;
+	struct object_id up, base;
 	size_t ahead = 0, behind = 0;
 	if (it->track_state)
 		return;
 	load_upstream(it);
-	if (!it->upstream || refs_read(it->upstream, &up)) {
+	if (!it->upstream || refs_read(it->upstream, &up) || track_base(it, &base)) {
 		it->track_state = 2;
 		return;
 	}
 	it->track_state = 1;
-	if (ref_object_ahead_behind(&it->oid, &up, &ahead, &behind) < 0)
+	if (ref_object_ahead_behind(&base, &up, &ahead, &behind) < 0)
 		ahead = behind = 0;
 	it->ahead = ahead;
 	it->behind = behind;
@@ -827,6 +876,12 @@ static const char *branch_push(const char *b, const char **remote, int *explicit
 	if (!why)
 		why = &scratch;
 	remote_config_check();
+	if (!(b = config_branch(b))) {
+		*explicit = config_get("remote.pushdefault", &r) && r;
+		*remote = *explicit ? r : "origin";
+		strbuf_addstr(why, "HEAD does not point to a branch");
+		return NULL;
+	}
 	strbuf_addf(&key, "branch.%s.pushremote", b);
 	if (!config_get(key.buf, &r) || !r) {
 		r = NULL;
@@ -919,10 +974,10 @@ static void format_push(struct strbuf *out, struct ref_item *it, const struct at
 	} else if (a->remoteref) {
 		strbuf_addbuf(out, &dst);
 	} else if (push && (a->track || a->trackshort)) {
-		struct object_id oid;
+		struct object_id oid, base;
 		size_t ahead = 0, behind = 0;
-		int gone = refs_read(push, &oid) != 0;
-		if (!gone && ref_object_ahead_behind(&it->oid, &oid, &ahead, &behind) < 0)
+		int gone = refs_read(push, &oid) || track_base(it, &base);
+		if (!gone && ref_object_ahead_behind(&base, &oid, &ahead, &behind) < 0)
 			ahead = behind = 0;
 		format_track(out, a, gone, (int)ahead, (int)behind);
 	} else if (push) {
@@ -948,6 +1003,8 @@ static void append_value(struct strbuf *out, struct ref_item *it, const struct a
 			strbuf_addstr(out, it->refname);
 		else
 			format_name(out, it->refname, a);
+		if (a->deref)
+			strbuf_addstr(out, "^{}");  /* git's "*" on a name, tag or not */
 		return;
 	case A_OBJECTNAME:
 		if (a->deref) {
@@ -976,6 +1033,15 @@ static void append_value(struct strbuf *out, struct ref_item *it, const struct a
 	case A_SYMREF:
 		if (it->symref)
 			format_name(out, it->symref, a);
+		if (a->deref)
+			strbuf_addstr(out, "^{}");
+		return;
+	case A_FLAG:
+		/* git's flags of how the ref was read, comma-separated */
+		if (it->flags & REF_ISSYMREF)
+			strbuf_addstr(out, "symref");
+		if (it->flags & REF_ISPACKED)
+			strbuf_addstr(out, it->flags & REF_ISSYMREF ? ",packed" : "packed");
 		return;
 	case A_WORKTREEPATH: {
 		/* the last work tree on the branch wins, as in git's map */
@@ -1251,6 +1317,47 @@ void ref_sorting_free(struct ref_sorting *s)
 	}
 }
 
+static int same_refname_atom(const struct atom *a, const struct atom *b)
+{
+	return a->deref == b->deref && !strcmp(a->text, b->text);
+}
+
+/*
+ * How many different %(refname...) atoms, as written, the format and the
+ * sort keys hold together: git works out a detached HEAD's description
+ * once for each.
+ */
+size_t ref_refname_atoms(const struct ref_format *f, const struct ref_sorting *sorting)
+{
+	const struct atom **seen = NULL;
+	size_t n = 0, alloc = 0, i;
+	const struct ref_sorting *s = sorting;
+
+	for (i = 0;; i++) {
+		const struct atom *a;
+		size_t j;
+		if (i < f->nr) {
+			if (f->toks[i].type != T_ATOM)
+				continue;
+			a = &f->toks[i].atom;
+		} else if (s) {
+			a = &s->atom;
+			s = s->next;
+		} else
+			break;
+		if (a->id != A_REFNAME)
+			continue;
+		for (j = 0; j < n && !same_refname_atom(seen[j], a); j++)
+			;
+		if (j == n) {
+			ALLOC_GROW(seen, n + 1, alloc);
+			seen[n++] = a;
+		}
+	}
+	free(seen);
+	return n;
+}
+
 void ref_sorting_detached_first(struct ref_sorting *s)
 {
 	for (; s; s = s->next)
@@ -1271,27 +1378,77 @@ int ref_sorting_needs_object(const struct ref_sorting *s)
 	return 0;
 }
 
-void ref_array_populate(struct ref_array *a, const struct ref_format *f,
-			const struct ref_sorting *s)
-{
-	int obj = f->needs_obj, deref = f->needs_deref;
+/* What populating an item takes, as ref_array_populate() found it. */
+static struct {
+	int obj, deref;
+	int deref_push;         /* a %(*push...) atom, which git has no value for */
+	size_t head_lookups;    /* warnings the detached HEAD's description gives */
+} need;
 
+static int deref_push(const struct atom *a)
+{
+	return a->id == A_PUSH && a->deref;
+}
+
+void ref_array_populate(const struct ref_format *f, const struct ref_sorting *s,
+			size_t head_lookups)
+{
+	memset(&need, 0, sizeof(need));
+	need.obj = f->needs_obj;
+	need.deref = f->needs_deref;
+	need.head_lookups = head_lookups;
+	for (size_t i = 0; i < f->nr; i++)
+		if (f->toks[i].type == T_ATOM && deref_push(&f->toks[i].atom))
+			need.deref_push = 1;
 	for (; s; s = s->next) {
-		obj |= s->atom.needs_obj;
-		deref |= s->atom.deref;
+		need.obj |= s->atom.needs_obj;
+		need.deref |= s->atom.deref;
+		need.deref_push |= deref_push(&s->atom);
 	}
-	if (obj)
-		for (size_t i = 0; i < a->nr; i++)
-			ref_object_load(a->items[i], deref);
 }
 
 static struct ref_sorting *sort_keys;
 static size_t sort_nkeys;
 
+/*
+ * An item's values, worked out when the sort first looks at it, as git
+ * does: the detached HEAD's description (with its warnings), the check
+ * that every atom has a value, the object, then the sort keys. A failure
+ * names the first item the sort looked at, as in git.
+ */
+static void populate(struct ref_item *it)
+{
+	size_t j = 0;
+	if (it->populated)
+		return;
+	it->populated = 1;
+	if (it->kind & FILTER_REFS_DETACHED_HEAD)
+		for (size_t i = 0; i < need.head_lookups; i++)
+			warning("refname 'HEAD' is ambiguous.");
+	if (need.deref_push)
+		die("missing object %s for %s", oid_to_hex(&it->oid), it->refname);
+	if (need.obj)
+		ref_object_load(it, need.deref);
+	it->sort_vals = xcalloc(sort_nkeys ? sort_nkeys : 1, sizeof(char *));
+	it->nsort = sort_nkeys;
+	for (struct ref_sorting *p = sort_keys; p; p = p->next, j++) {
+		struct strbuf v = STRBUF_INIT;
+		if (p->numeric && p->atom.id != A_OBJECTSIZE && p->atom.id != A_NUMPARENT) {
+			struct atom num = p->atom;
+			num.mod = "unix";   /* a date, as a number */
+			append_value(&v, it, &num);
+		} else
+			append_value(&v, it, &p->atom);
+		it->sort_vals[j] = strbuf_detach(&v, NULL);
+	}
+}
+
 static int cmp_items(const void *pa, const void *pb)
 {
 	struct ref_item *a = *(struct ref_item **)pa, *b = *(struct ref_item **)pb;
 	size_t k = 0;
+	populate(a);
+	populate(b);
 	for (struct ref_sorting *s = sort_keys; s; s = s->next, k++) {
 		int c;
 		if (s->detached_first) {
@@ -1328,27 +1485,14 @@ void ref_array_sort(struct ref_sorting *s, struct ref_array *a)
 	size_t k = 0;
 	for (struct ref_sorting *p = s; p; p = p->next)
 		k++;
-	for (size_t i = 0; i < a->nr; i++) {
-		struct ref_item *it = a->items[i];
-		size_t j = 0;
-		it->sort_vals = xcalloc(k ? k : 1, sizeof(char *));
-		it->nsort = k;
-		for (struct ref_sorting *p = s; p; p = p->next, j++) {
-			struct strbuf v = STRBUF_INIT;
-			if (p->numeric && p->atom.id != A_OBJECTSIZE && p->atom.id != A_NUMPARENT) {
-				struct atom num = p->atom;
-				num.mod = "unix";   /* a date, as a number */
-				append_value(&v, it, &num);
-			} else
-				append_value(&v, it, &p->atom);
-			it->sort_vals[j] = strbuf_detach(&v, NULL);
-		}
-	}
 	sort_keys = s;
 	sort_nkeys = k;
 	/* git's order, also where version order with suffixes is no
 	 * strict order */
 	msort(a->items, a->nr, sizeof(*a->items), cmp_items);
+	/* one item: git works its values out when it prints it */
+	for (size_t i = 0; i < a->nr; i++)
+		populate(a->items[i]);
 }
 
 /* --- filtering --- */

@@ -37,6 +37,7 @@ struct ref_item {
 	int ahead, behind, track_state; /* track_state: 0 unknown, 1 counted, 2 gone */
 	char **sort_vals;
 	size_t nsort;
+	int populated;
 };
 
 struct ref_array {
@@ -93,12 +94,14 @@ void ref_sorting_detached_first(struct ref_sorting *s);
 void ref_sorting_ignore_case(struct ref_sorting *s);
 int ref_sorting_needs_object(const struct ref_sorting *s);
 void ref_array_sort(struct ref_sorting *s, struct ref_array *a);
-/* As git, before it sorts: every ref's object (and the one a tag points
- * at, for "*" atoms) read, in the order found, when the format or a sort
- * key needs them, so that a missing one stops the command before any
- * output. */
-void ref_array_populate(struct ref_array *a, const struct ref_format *f,
-			const struct ref_sorting *s);
+/* What ref_array_sort() works out for each item as the sort first looks
+ * at it, before any output, as git does: the ref's object (and the one a
+ * tag points at, for "*" atoms) when the format or a sort key needs it,
+ * so that a missing one stops the command in git's order; head_lookups:
+ * how many "refname 'HEAD' is ambiguous." warnings the detached HEAD's
+ * description gives on the way. Called before ref_array_sort(). */
+void ref_array_populate(const struct ref_format *f, const struct ref_sorting *s,
+			size_t head_lookups);
 void ref_sorting_free(struct ref_sorting *s);
 
 /* Sort keys as the command line gives them, parsed only when a listing
@@ -145,6 +148,7 @@ void ref_item_free(struct ref_item *it);
 
 /* The current branch ("refs/heads/x"), NULL when detached; the_repo-cached. */
 const char *ref_filter_head(void);
+size_t ref_refname_atoms(const struct ref_format *f, const struct ref_sorting *sorting);
 
 /* Branch tracking: upstream ref of a local branch ("refs/remotes/o/x"),
  * or NULL. The config is read once. */

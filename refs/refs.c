@@ -363,7 +363,8 @@ static void add_loose(struct loose_list *l, const char *name)
 			oidclr(&e->oid);
 			e->flags |= REF_ISBROKEN;
 		}
-		e->flags |= REF_ISSYMREF;
+		/* as git: the flags of what it resolves to, packed or not */
+		e->flags |= REF_ISSYMREF | (flags & REF_ISPACKED);
 	}
 	if (r != -2 && check_refname_format(name, REFNAME_ALLOW_ONELEVEL)) {
 		if (!refname_is_safe(name))

@@ -109,6 +109,35 @@ test_expect_success 'detached HEAD in a rebase, git am, a bisect, and both' '
 	done
 '
 
+test_expect_success 'a branch named HEAD reads the current branch'"'"'s upstream, as in git' '
+	cp -R r hn && cd hn &&
+	git update-ref refs/heads/HEAD master~1 &&
+	git config branch.HEAD.remote . && git config branch.HEAD.merge refs/heads/one &&
+	fmt="%(refname) %(upstream) %(upstream:track) %(upstream:trackshort) %(push) %(push:track)" &&
+	fmt="$fmt %(upstream:remotename) %(upstream:remoteref) %(push:remotename) %(push:remoteref)" &&
+	for prep in : "git checkout -q --detach master" "git checkout -q --orphan unborn" \
+		"git checkout -q master && git config push.default current" \
+		"git config remote.pushDefault origin"; do
+		eval "$prep" && compare_git branch -vv && compare_git for-each-ref --format="$fmt" refs/heads &&
+			compare_git branch --no-merged one ||
+			{ echo "after: $prep"; return 1; }
+	done
+'
+
+test_expect_success 'a detached HEAD named ambiguously warns once per use, as in git' '
+	cp -R r hd && cd hd && git update-ref refs/heads/HEAD master~1 &&
+	git checkout -q --detach master &&
+	compare_git branch && compare_git branch -v && compare_git branch -vv &&
+	compare_git branch --format="%(refname:short)%(refname:strip=2)%(*refname)%(refname)" &&
+	compare_git branch -v --format=x && compare_git branch --sort=objectname --format=x &&
+	compare_git branch --no-merged master~1 && compare_git branch --list master &&
+	compare_git branch --list "H*" && compare_git branch --column=always &&
+	mkdir .git/rebase-merge && echo refs/heads/master >.git/rebase-merge/head-name &&
+	compare_git branch && echo master >.git/BISECT_START && compare_git branch &&
+	rm -r .git/rebase-merge && compare_git branch &&
+	mv .git/logs/HEAD saved-log && compare_git branch
+'
+
 test_expect_success 'unborn branch' '
 	git init -q empty && cd empty &&
 	compare_git branch && compare_git branch --show-current &&

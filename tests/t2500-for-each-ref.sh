@@ -114,7 +114,10 @@ for f in "%(contents:lines=1)" "%(contents:lines=0)" "%(contents:lines=3)" "%(co
 	"%(authorname:mailmap)" "%(author:x)" "%(creator)" "%(creator:x)" "%(type:x)" \
 	"%(*subject:sanitize)" "%(*objectsize:disk)" "%(*deltabase)" "%(*creator)" "%(*numparent)" \
 	"%(*contents:lines=2)" "%(*raw:size)" "%(refname) --sort=objectsize:disk" \
-	"%(refname) --sort=-numparent" "%(refname) --sort=raw:size"
+	"%(refname) --sort=-numparent" "%(refname) --sort=raw:size" \
+	"%(*refname)" "%(*refname:short)" "%(*symref)" "%(*symref:lstrip=1)" "%(*push)" \
+	"%(*push:remotename)" "%(*upstream)" "%(flag)" "%(*flag)" "%(flag:x)" "%(refname) --sort=*push" \
+	"%(refname) --sort=*refname"
 do
 	test_expect_success "for-each-ref --format=$f" '
 		cd r && compare_git for-each-ref --format="${f%% --sort=*}" \
@@ -263,7 +266,12 @@ test_expect_success 'loose over packed, unsorted packed-refs, broken refs' '
 	echo garbage >.git/refs/heads/broken &&
 	git symbolic-ref refs/heads/dangling refs/heads/nothing &&
 	compare_git for-each-ref --format="%(refname)" &&
-	rm .git/refs/heads/broken .git/refs/heads/dangling
+	rm .git/refs/heads/broken .git/refs/heads/dangling &&
+	git pack-refs --all && git rev-parse one >.git/refs/heads/side &&
+	git symbolic-ref refs/heads/to-packed refs/heads/master &&
+	git symbolic-ref refs/heads/to-loose refs/heads/side &&
+	compare_git for-each-ref --format="%(refname) %(flag) %(*flag) %(symref) %(*symref)" &&
+	rm .git/refs/heads/to-packed .git/refs/heads/to-loose
 '
 
 test_done

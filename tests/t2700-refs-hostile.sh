@@ -120,10 +120,10 @@ test_expect_success 'a ref that holds the null id, a branch at a missing object'
 	rm .git/refs/heads/null .git/refs/heads/tonull .git/refs/heads/gone
 '
 
-# git reads every ref's object before it sorts when the format or a sort
-# key needs one: a missing object stops it before any output, and the
-# one named is the first in name order, whatever the sort.
-test_expect_success 'refs at missing objects: nothing printed, the first in name order named' '
+# git reads every ref's object as its sort first looks at the ref, when
+# the format or a sort key needs one: a missing object stops it before
+# any output, and the one named is the first its merge sort compares.
+test_expect_success 'refs at missing objects: nothing printed, the first the sort looks at named' '
 	cd r &&
 	echo 1111111111111111111111111111111111111111 >.git/refs/heads/zz-gone &&
 	echo 1111111111111111111111111111111111111112 >.git/refs/heads/a0-gone &&
@@ -141,6 +141,18 @@ test_expect_success 'refs at missing objects: nothing printed, the first in name
 	compare_git for-each-ref --format="%(*objecttype) %(refname)" --sort=-refname &&
 	compare_git for-each-ref --format="%(objecttype) %(refname)" &&
 	mv ../lost.obj $lost && git tag -d lost >/dev/null
+'
+
+test_expect_success 'of two refs at missing objects, the one the sort looks at first is named' '
+	rm -rf two && git init -q two && cd two && test_commit one &&
+	for b in a b c d e f; do git branch $b || return 1; done &&
+	echo 1111111111111111111111111111111111111111 >.git/refs/heads/a &&
+	echo 2222222222222222222222222222222222222222 >.git/refs/heads/b &&
+	for c in "for-each-ref" "for-each-ref --sort=-refname" "branch -v" "for-each-ref refs/heads/a" \
+		"for-each-ref refs/heads/a refs/heads/b refs/heads/c" "for-each-ref --format=%(*push)" \
+		"for-each-ref --format=%(refname) --sort=*push"; do
+		compare_git $c || return 1
+	done
 '
 
 test_expect_success 'a branch named HEAD: a name given to update-ref, --merged, --points-at warns that it is ambiguous' '
