@@ -476,9 +476,6 @@ static int replace_worktree_heads(const char *oldref, const char *newref, const 
 		int r;
 		if (wt[i]->is_detached || !wt[i]->head_ref || strcmp(wt[i]->head_ref, oldref))
 			continue;
-		/* renamed onto itself: writing the ref already logged to our HEAD */
-		if (wt[i]->is_current && !strcmp(oldref, newref))
-			continue;
 		/* the refs code writes the HEAD of the git dir it is given;
 		 * the cached HEAD bytes belong to ours, so drop them first */
 		if (!wt[i]->is_current) {

@@ -776,9 +776,12 @@ int ref_update_write(struct ref_update *u, struct strbuf *err)
 	oidcpy(&old, u->log_old ? u->log_old : &u->cur);
 	if (u->flags & REF_AS_RENAME) {
 		/* git writes a rename's new name as it writes no other ref:
-		 * the log lines first, then the ref, which may then fail */
+		 * the log lines first, then the ref, which may then fail;
+		 * HEAD's only when HEAD resolves to the name then, which a
+		 * rename (the name deleted first) or a new name never does */
 		reflog_append(u->real, &old, &u->new_oid, u->msg, 0);
-		log_head_of(u, &old, &u->new_oid, u->msg);
+		if (u->exists)
+			log_head_of(u, &old, &u->new_oid, u->msg);
 		if (lock_file_commit(u->lk) < 0) {
 			strbuf_addf(err, "couldn't set '%s'", u->real);
 			lock_file_rollback(u->lk);

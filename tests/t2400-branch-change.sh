@@ -71,6 +71,8 @@ test_expect_success 'changes in a detached HEAD and on an unborn branch' '
 	(cd orig && git checkout -q master && git checkout -q --orphan unborn) &&
 	change new && change -m unborn renamed && change -c unborn copied &&
 	change -u side && change -u side unborn && change --set-upstream-to=side HEAD &&
+	change -m side unborn && change -M side unborn && change -c side unborn &&
+	change -C side unborn &&
 	(cd orig && git checkout -q master)
 '
 
