@@ -98,6 +98,7 @@ void ref_names_mark_free(struct ref_names *set, const char *prefix);
 /* Read name's loose file, once: what the lock's checks start from. */
 void ref_update_look(struct ref_update *u);
 int ref_update_lock(struct ref_update *u, struct ref_names *others, struct strbuf *err);
+int ref_check_old_via(const char *symref, const struct object_id *old, struct strbuf *err);
 int ref_update_stage(struct ref_update *u, int unsynced, struct strbuf *err);
 int ref_update_write(struct ref_update *u, struct strbuf *err);
 int ref_update_remove(struct ref_update *u, struct strbuf *err);

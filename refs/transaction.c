@@ -144,51 +144,20 @@ static void names_release(struct ref_names *set)
 	free(set->extra);
 }
 
-/*
- * Each ref of u's symref chain, to its end, claimed for u in set, as git
- * splits a change through a symref into one per ref it reaches: a ref
- * another change names or reaches (or u itself, in a loop) is refused.
- */
-static int claim_chain(struct ref_update *u, struct ref_names *set, struct strbuf *err)
+static void claim(struct ref_names *set, const char *name)
 {
-	struct strbuf prev = STRBUF_INIT, cur = STRBUF_INIT, next = STRBUF_INIT;
-	struct object_id oid;
-	int r = 0;
-
-	strbuf_addstr(&prev, u->name);
-	strbuf_addbuf(&cur, &u->first.target);
-	for (;;) {
-		if (names_find(set, cur.buf)) {
-			strbuf_addf(err, "multiple updates for '%s' (including one via symref '%s') are not allowed",
-				    cur.buf, prev.buf);
-			r = -1;
-			break;
-		}
-		ALLOC_GROW(set->extra, set->nr_extra + 1, set->alloc_extra);
-		set->extra[set->nr_extra++] = xstrdup(cur.buf);
-		u->split = 1;
-		if (read_loose_ref_fresh(cur.buf, &oid, &next) != 1)
-			break;
-		strbuf_reset(&prev);
-		strbuf_addbuf(&prev, &cur);
-		strbuf_reset(&cur);
-		strbuf_addbuf(&cur, &next);
-		strbuf_reset(&next);
-	}
-	strbuf_release(&prev);
-	strbuf_release(&cur);
-	strbuf_release(&next);
-	return r;
+	ALLOC_GROW(set->extra, set->nr_extra + 1, set->alloc_extra);
+	set->extra[set->nr_extra++] = xstrdup(name);
 }
 
 /*
- * Two changes may not reach one ref: not by name, not through a symref
- * (HEAD and the branch it points to), and not through HEAD's log, which
- * follows the branch HEAD points to. Fills set.
+ * Two changes may not name one ref (that one reaches a ref through a
+ * symref another names is found in git's order, as the changes are
+ * locked). Fills set with the names, and looks at each ref's file once
+ * before its lock: a change through a symref is split.
  */
 static int check_overlaps(struct ref_transaction *t, struct ref_names *set, struct strbuf *err)
 {
-	struct strbuf head = STRBUF_INIT;
 	int r = 0;
 
 	set->sorted = xmalloc(st_mult(t->nr ? t->nr : 1, sizeof(*set->sorted)));
@@ -200,32 +169,123 @@ static int check_overlaps(struct ref_transaction *t, struct ref_names *set, stru
 			strbuf_addf(err, "multiple updates for ref '%s' not allowed", set->sorted[i]);
 			r = -1;
 		}
-	if (!refs_read_symref("HEAD", &head))
-		strbuf_reset(&head);
 	for (size_t i = 0; i < t->nr && !r; i++) {
 		struct ref_update *u = &t->u[i];
-		if (strcmp(u->name, "HEAD") && head.len && !strcmp(head.buf, u->name) &&
-		    names_find(set, "HEAD")) {
-			strbuf_addf(err, "multiple updates for 'HEAD' (including one via its referent '%s') are not allowed",
-				    u->name);
-			r = -1;
-			continue;
-		}
 		if (u->flags & REF_NO_DEREF)
 			continue;
 		/* the one look at the file before its lock */
 		ref_update_look(u);
-		if (u->first.r != 1)
-			continue;
-		r = claim_chain(u, set, err);
+		u->split = u->first.r == 1;
 	}
-	strbuf_release(&head);
+	return r;
+}
+
+/*
+ * The order of git's checks. git splits a change through a symref into
+ * one change per ref on the way, each added at the end of its list when
+ * the one before it is locked, and beside a change of the ref HEAD points
+ * to it adds one of HEAD's log, with the old value asked. So a change's
+ * own checks come first, then, ring by ring, the steps of every chain:
+ * HEAD's check beside a step, a ref reached twice (a loop too), and the
+ * checks of the ref at a chain's end.
+ */
+struct step {
+	struct ref_update *u;
+	char *name;         /* the ref this step reaches */
+	int head;           /* HEAD's check beside a change of name */
+};
+
+struct steps {
+	struct step *v;
+	size_t nr, alloc;
+};
+
+static void add_step(struct steps *q, struct ref_update *u, const char *name, int head)
+{
+	ALLOC_GROW(q->v, q->nr + 1, q->alloc);
+	q->v[q->nr].u = u;
+	q->v[q->nr].name = xstrdup(name);
+	q->v[q->nr++].head = head;
+}
+
+/* HEAD's check beside a change reaching name, when HEAD points there
+ * (run only where name is a symref: for the end of a chain it could only
+ * repeat what that ref's own check, already made, found). */
+static int add_head_step(struct steps *q, struct ref_update *u, const char *name, int symref,
+			 const struct strbuf *head, struct ref_names *set, struct strbuf *err)
+{
+	if (!head->len || strcmp(head->buf, name) || !strcmp(u->name, "HEAD"))
+		return 0;
+	if (names_find(set, "HEAD")) {
+		strbuf_addf(err, "multiple updates for 'HEAD' (including one via its referent '%s') are not allowed",
+			    name);
+		return -1;
+	}
+	claim(set, "HEAD");
+	if (symref)
+		add_step(q, u, name, 1);
+	return 0;
+}
+
+/* The symref at name (a step of u's chain) leads on: its target claimed
+ * for u, or refused when another change names or reaches it. */
+static int follow(struct steps *q, struct ref_update *u, const char *name, const char *target,
+		  struct ref_names *set, struct strbuf *err)
+{
+	if (names_find(set, target)) {
+		strbuf_addf(err, "multiple updates for '%s' (including one via symref '%s') are not allowed",
+			    target, name);
+		return -1;
+	}
+	claim(set, target);
+	add_step(q, u, target, 0);
+	return 0;
+}
+
+static int lock_and_stage(struct ref_transaction *t, struct ref_update *u, struct ref_names *set,
+			  struct strbuf *err)
+{
+	int r = ref_update_lock(u, set, err);
+	if (!r && u->has_new && !u->del)
+		r = ref_update_stage(u, t->together, err);
+	else if (!r)
+		lock_file_close_unsynced(u->lk);   /* the lock alone is what counts */
+	return r;
+}
+
+static int run_step(struct ref_transaction *t, struct steps *q, struct step *st,
+		    const struct strbuf *head, struct ref_names *set, struct strbuf *err)
+{
+	struct strbuf target = STRBUF_INIT;
+	struct object_id oid;
+	int r;
+
+	if (st->head) {
+		size_t base = err->len;
+		if (!st->u->has_old)
+			return 0;
+		strbuf_addstr(err, "cannot lock ref 'HEAD': ");
+		if (ref_check_old_via(st->name, &st->u->old_oid, err) < 0)
+			return -1;
+		strbuf_setlen(err, base);
+		return 0;
+	}
+	r = read_loose_ref_fresh(st->name, &oid, &target) == 1;
+	if (add_head_step(q, st->u, st->name, r, head, set, err) < 0)
+		r = -1;
+	else if (r)
+		r = follow(q, st->u, st->name, target.buf, set, err);
+	else
+		r = lock_and_stage(t, st->u, set, err);
+	strbuf_release(&target);
 	return r;
 }
 
 int ref_transaction_prepare(struct ref_transaction *t, struct strbuf *err)
 {
 	struct ref_names set = { 0 };
+	struct strbuf head = STRBUF_INIT;
+	struct steps q = { 0 };
 	int r;
 
 	if (t->prepared)
@@ -233,21 +293,24 @@ int ref_transaction_prepare(struct ref_transaction *t, struct strbuf *err)
 	for (size_t i = 0, writes = 0; i < t->nr; i++)
 		if (t->u[i].has_new && !t->u[i].del && ++writes > SYNC_ONE_BY_ONE)
 			t->together = 1;
+	if (!refs_read_symref("HEAD", &head))
+		strbuf_reset(&head);
 	r = check_overlaps(t, &set, err);
-	/* git changes a symref's target as an extra change at the end: its
-	 * checks come after every other change's */
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < t->nr && !r; i++) {
-			struct ref_update *u = &t->u[i];
-			if (u->split != pass)
-				continue;
-			r = ref_update_lock(u, &set, err);
-			if (!r && u->has_new && !u->del)
-				r = ref_update_stage(u, t->together, err);
-			else if (!r)
-				lock_file_close_unsynced(u->lk);   /* the lock alone is what counts */
-		}
+	for (size_t i = 0; i < t->nr && !r; i++) {
+		struct ref_update *u = &t->u[i];
+		r = add_head_step(&q, u, u->name, u->split, &head, &set, err);
+		if (!r && u->split)
+			r = follow(&q, u, u->name, u->first.target.buf, &set, err);
+		else if (!r)
+			r = lock_and_stage(t, u, &set, err);
+	}
+	for (size_t i = 0; i < q.nr && !r; i++)
+		r = run_step(t, &q, &q.v[i], &head, &set, err);
+	for (size_t i = 0; i < q.nr; i++)
+		free(q.v[i].name);
+	free(q.v);
 	names_release(&set);
+	strbuf_release(&head);
 	if (r)
 		return -1;
 	t->prepared = 1;

@@ -630,6 +630,32 @@ static int is_symref_file(const char *name)
 	return r == 1;
 }
 
+/*
+ * git's check of the old value asked of a symref that is not followed
+ * (no-deref, or HEAD beside a change of the symref it points to): the
+ * value at the end of its chain, none for a missing end; a chain that
+ * cannot be followed is an error. err has the "cannot lock ref" start.
+ */
+int ref_check_old_via(const char *symref, const struct object_id *old, struct strbuf *err)
+{
+	struct object_id cur;
+	unsigned flags;
+
+	if (!refs_resolve(symref, &cur, &flags)) {
+		strbuf_addstr(err, "error reading reference");
+		return -1;
+	}
+	if (oideq(&cur, old))
+		return 0;
+	if (is_null_oid(old))
+		strbuf_addstr(err, "reference already exists");
+	else if (is_null_oid(&cur))
+		strbuf_addf(err, "reference is missing but expected %s", oid_to_hex(old));
+	else
+		strbuf_addf(err, "is at %s but expected %s", oid_to_hex(&cur), oid_to_hex(old));
+	return -1;
+}
+
 /* HEAD's log line for a ref changed outside an update (a rename's
  * rollback): log_head_of() for that name alone. */
 static void log_head_too(const char *real, const struct object_id *old_oid,
@@ -689,7 +715,9 @@ int ref_update_lock(struct ref_update *u, struct ref_names *others, struct strbu
 			strbuf_addf(err, "unable to resolve reference '%s': reference broken", u->real);
 			return -1;
 		}
-		if (u->flags & REF_AS_RENAME) {
+		if (r == 1 && (u->flags & REF_NO_DEREF)) {
+			;  /* a symref changed itself: its old value is checked below */
+		} else if (u->flags & REF_AS_RENAME) {
 			/* a rename has checked the name: empty directories
 			 * in its place go, and the lock says what else is
 			 * in the way */
@@ -711,7 +739,10 @@ int ref_update_lock(struct ref_update *u, struct ref_names *others, struct strbu
 		strbuf_addf(err, "unable to resolve reference '%s': reference broken", u->real);
 		return -1;
 	}
-	if (u->has_old) {
+	if (u->has_old && (u->flags & REF_NO_DEREF) && is_symref_file(u->real)) {
+		if (ref_check_old_via(u->real, &u->old_oid, err) < 0)
+			return -1;
+	} else if (u->has_old) {
 		if (is_null_oid(&u->old_oid) && u->exists) {
 			strbuf_addstr(err, "reference already exists");
 			return -1;

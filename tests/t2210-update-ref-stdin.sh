@@ -124,6 +124,49 @@ do
 	stdin_case "'$input'" "-z" "$input"
 done
 
+# A change through the symref HEAD points to: git checks HEAD (its log
+# is changed too) before the symref's target; a symref changed itself
+# (no-deref) is checked by what it resolves to. Each refusal beside git,
+# in repositories where HEAD -> a -> master, a dangles, loops, or ends at
+# a file of garbage.
+test_expect_success 'old values through the symref HEAD points to, refused as git refuses them' '
+	for end in master none loop garbage; do
+		rm -rf "s-$end" && cp -a orig "s-$end" &&
+		(cd "s-$end" &&
+		 case $end in
+		 loop) git symbolic-ref refs/heads/b refs/heads/a && end=b ;;
+		 garbage) echo garbage >.git/refs/heads/g && end=g ;;
+		 esac &&
+		 git symbolic-ref refs/heads/a refs/heads/$end &&
+		 git symbolic-ref HEAD refs/heads/a) || return 1
+	done &&
+	for end in master none loop garbage; do
+		for input in "verify refs/heads/a $MISSING" "verify refs/heads/a" "verify refs/heads/a $ONE" \
+			"update refs/heads/a $ONE $MISSING" "delete refs/heads/a $MISSING" \
+			"option no-deref\nverify refs/heads/a $MISSING" "option no-deref\nverify refs/heads/a $TWO" \
+			"option no-deref\nverify HEAD $MISSING" "option no-deref\nupdate HEAD $ONE $MISSING" \
+			"verify refs/heads/a $MISSING\nupdate refs/heads/zz $MISSING" \
+			"update HEAD $ONE\nupdate refs/heads/a $ONE" "update refs/heads/a $ONE\nupdate HEAD $ONE"; do
+			printf "$input\n" >"$TRASH/input" &&
+			# only refusals: a verify that holds writes log lines in git 2.39
+			if ! (cd "s-$end" && git update-ref --stdin <"$TRASH/input" >/dev/null 2>&1); then
+				CHANGE_REPO="s-$end" CHANGE_INPUT="$TRASH/input" compare_change update-ref --stdin ||
+					{ echo "in s-$end: $input"; return 1; }
+			fi
+		done
+	done
+'
+
+test_expect_success 'a verify that holds writes no log line (git 2.39 writes HEAD one going to 0000)' '
+	rm -rf vl && cp -a s-master vl && cd vl &&
+	cat .git/logs/HEAD .git/logs/refs/heads/a >../logs.before &&
+	for input in "verify HEAD $TWO" "verify refs/heads/a $TWO" "option no-deref\nverify refs/heads/a $TWO"; do
+		printf "$input\n" | "$MINI_GIT" update-ref --stdin || return 1
+	done &&
+	cat .git/logs/HEAD .git/logs/refs/heads/a >../logs.after &&
+	test_cmp ../logs.before ../logs.after
+'
+
 test_expect_success 'usage: --stdin takes no refs and no -d' '
 	cd orig &&
 	compare_git update-ref --stdin refs/heads/foo </dev/null &&
