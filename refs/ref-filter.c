@@ -705,6 +705,7 @@ const char *branch_upstream(const char *branch, const char **remote, const char 
 		strbuf_release(&key);
 		return NULL;
 	}
+	remote_looked_up(r);    /* git reads the remote of a branch with a merge */
 	if (!strcmp(r, ".")) {
 		strbuf_release(&key);
 		strbuf_addstr(&out, m);
@@ -859,7 +860,8 @@ const char *upstream_or_why(const char *b, struct strbuf *why)
  * The remote-tracking ref a push of branch b (short name) would
  * update, or NULL with git's reason in why (if not NULL). The push
  * remote is branch.<b>.pushRemote, else remote.pushDefault, else
- * branch.<b>.remote (*explicit set for these three), else origin; its
+ * branch.<b>.remote (*explicit set for these three), else the only
+ * remote or origin (remote_default_name()); its
  * push refspecs decide the destination, else its mirror setting, else
  * push.default. *dst: the destination when a push
  * refspec named it (%(push:remoteref)).
@@ -878,7 +880,7 @@ static const char *branch_push(const char *b, const char **remote, int *explicit
 	remote_config_check();
 	if (!(b = config_branch(b))) {
 		*explicit = config_get("remote.pushdefault", &r) && r;
-		*remote = *explicit ? r : "origin";
+		*remote = *explicit ? r : remote_default_name();
 		strbuf_addstr(why, "HEAD does not point to a branch");
 		return NULL;
 	}
@@ -893,7 +895,7 @@ static const char *branch_push(const char *b, const char **remote, int *explicit
 		}
 	}
 	*explicit = r != NULL;
-	*remote = r ? r : "origin";
+	*remote = r ? r : remote_default_name();
 	strbuf_addf(&ref, "refs/heads/%s", b);
 	strbuf_reset(&out);
 	strbuf_reset(&key);
@@ -956,23 +958,46 @@ const char *branch_push_tracking(const char *b, struct strbuf *why)
 	int explicit;
 	const char *r = branch_push(b, &remote, &explicit, &dst, why);
 	strbuf_release(&dst);
+	remote_looked_up(remote);
 	return r;
+}
+
+/*
+ * A branch's push values, worked out once, when the sort first looks at
+ * the branch (git's order): which remotes git knows of by then decides
+ * the default one. note: the format asks for more than
+ * %(push:remotename), so git looks the push remote up (and knows it).
+ */
+static void load_push(struct ref_item *it, int note)
+{
+	struct strbuf dst = STRBUF_INIT;
+	const char *b, *remote, *push;
+	if (it->push_state)
+		return;
+	it->push_state = 1;
+	if (!skip_prefix(it->refname, "refs/heads/", &b))
+		return;
+	push = branch_push(b, &remote, &it->push_explicit, &dst, NULL);
+	it->push = push ? xstrdup(push) : NULL;
+	it->push_remote = xstrdup(remote);
+	it->push_dst = strbuf_detach(&dst, NULL);
+	if (note)
+		remote_looked_up(remote);
 }
 
 static void format_push(struct strbuf *out, struct ref_item *it, const struct atom *a)
 {
-	struct strbuf dst = STRBUF_INIT;
-	const char *b, *remote, *push;
-	int explicit;
+	const char *push;
 
-	if (!skip_prefix(it->refname, "refs/heads/", &b))
+	load_push(it, 1);
+	if (!it->push_remote)
 		return;
-	push = branch_push(b, &remote, &explicit, &dst, NULL);
+	push = it->push;
 	if (a->remotename) {
-		if (explicit)
-			strbuf_addstr(out, remote);
+		if (it->push_explicit)
+			strbuf_addstr(out, it->push_remote);
 	} else if (a->remoteref) {
-		strbuf_addbuf(out, &dst);
+		strbuf_addstr(out, it->push_dst);
 	} else if (push && (a->track || a->trackshort)) {
 		struct object_id oid, base;
 		size_t ahead = 0, behind = 0;
@@ -983,7 +1008,6 @@ static void format_push(struct strbuf *out, struct ref_item *it, const struct at
 	} else if (push) {
 		format_name(out, push, a);
 	}
-	strbuf_release(&dst);
 }
 
 /* git's values are C strings, %(raw)'s apart: a NUL in a message (or
@@ -1381,6 +1405,8 @@ int ref_sorting_needs_object(const struct ref_sorting *s)
 /* What populating an item takes, as ref_array_populate() found it. */
 static struct {
 	int obj, deref;
+	int upstream;           /* an %(upstream...) or %(push...) atom */
+	int push;               /* a %(push...) atom; 2: not only :remotename */
 	int deref_push;         /* a %(*push...) atom, which git has no value for */
 	size_t head_lookups;    /* warnings the detached HEAD's description gives */
 } need;
@@ -1388,6 +1414,15 @@ static struct {
 static int deref_push(const struct atom *a)
 {
 	return a->id == A_PUSH && a->deref;
+}
+
+static void need_remote_atoms(const struct atom *a)
+{
+	if (a->deref || (a->id != A_UPSTREAM && a->id != A_PUSH))
+		return;
+	need.upstream = 1;
+	if (a->id == A_PUSH && need.push < 2)
+		need.push = a->remotename ? 1 : 2;
 }
 
 void ref_array_populate(const struct ref_format *f, const struct ref_sorting *s,
@@ -1398,12 +1433,15 @@ void ref_array_populate(const struct ref_format *f, const struct ref_sorting *s,
 	need.deref = f->needs_deref;
 	need.head_lookups = head_lookups;
 	for (size_t i = 0; i < f->nr; i++)
-		if (f->toks[i].type == T_ATOM && deref_push(&f->toks[i].atom))
-			need.deref_push = 1;
+		if (f->toks[i].type == T_ATOM) {
+			need.deref_push |= deref_push(&f->toks[i].atom);
+			need_remote_atoms(&f->toks[i].atom);
+		}
 	for (; s; s = s->next) {
 		need.obj |= s->atom.needs_obj;
 		need.deref |= s->atom.deref;
 		need.deref_push |= deref_push(&s->atom);
+		need_remote_atoms(&s->atom);
 	}
 }
 
@@ -1427,6 +1465,10 @@ static void populate(struct ref_item *it)
 			warning("refname 'HEAD' is ambiguous.");
 	if (need.deref_push)
 		die("missing object %s for %s", oid_to_hex(&it->oid), it->refname);
+	if (need.upstream)
+		load_upstream(it);
+	if (need.push)
+		load_push(it, need.push == 2);
 	if (need.obj)
 		ref_object_load(it, need.deref);
 	it->sort_vals = xcalloc(sort_nkeys ? sort_nkeys : 1, sizeof(char *));
@@ -1671,6 +1713,9 @@ void ref_item_free(struct ref_item *it)
 	free(it->symref);
 	ref_object_unref(it);
 	free(it->upstream);
+	free(it->push);
+	free(it->push_remote);
+	free(it->push_dst);
 	for (size_t k = 0; k < it->nsort; k++)
 		free(it->sort_vals[k]);
 	free(it->sort_vals);

@@ -35,6 +35,8 @@ struct ref_item {
 	char *upstream;         /* full name of the upstream's tracking ref, or NULL */
 	int upstream_state;
 	int ahead, behind, track_state; /* track_state: 0 unknown, 1 counted, 2 gone */
+	int push_state, push_explicit;  /* where a push goes, worked out once */
+	char *push, *push_remote, *push_dst;
 	char **sort_vals;
 	size_t nsort;
 	int populated;

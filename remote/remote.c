@@ -97,7 +97,7 @@ void remote_config_get(const char *dest, struct remote_config *rc)
 	}
 	rc->name = dest ? xstrdup(dest) : current_branch_remote();
 	if (!rc->name)
-		rc->name = xstrdup("origin");
+		rc->name = xstrdup(remote_default_name());
 	char *key = xstrfmt("remote.%s.url", rc->name);
 	const char *v;
 	if (config_get(key, &v) && v)
@@ -138,6 +138,20 @@ static void need_value(const char *key, const char *value)
 		config_die_missing_value(key);
 }
 
+/* The remotes git knows of: one (its name), or many. */
+static char *only_remote;
+static int many_remotes;
+
+static void note_remote(const char *name, size_t len)
+{
+	if (many_remotes || (only_remote && !strncmp(only_remote, name, len) && !only_remote[len]))
+		return;
+	if (only_remote)
+		many_remotes = 1;
+	else
+		only_remote = xstrndup(name, len);
+}
+
 static int check_remote_var(const char *key, const char *value, void *data)
 {
 	static const char *const strings[] = { "url", "pushurl", "push", "fetch", "receivepack",
@@ -175,6 +189,8 @@ static int check_remote_var(const char *key, const char *value, void *data)
 		warning("config remote shorthand cannot begin with '/': %s", rest);
 		return 0;
 	}
+	/* any variable of a remote makes it one git knows */
+	note_remote(rest, (size_t)(var - rest));
 	var++;
 	for (size_t i = 0; strings[i]; i++)
 		if (!strcmp(var, strings[i]))
@@ -193,4 +209,16 @@ void remote_config_check(void)
 		return;
 	checked = 1;
 	config_for_each(CONFIG_ALL, check_remote_var, NULL);
+}
+
+const char *remote_default_name(void)
+{
+	remote_config_check();
+	return only_remote && !many_remotes ? only_remote : "origin";
+}
+
+void remote_looked_up(const char *name)
+{
+	remote_config_check();
+	note_remote(name, strlen(name));
 }

@@ -31,6 +31,12 @@ void remote_config_release(struct remote_config *rc);
  * without a value, a bad boolean, an empty branch subsection: fatal, where
  * the variable was set) and its warning for a remote named "/...". */
 void remote_config_check(void);
+/* A branch's remote when it names none, as git picks it: the one remote
+ * git knows of, if it knows only one, else "origin". git knows those the
+ * config names, and any other it is asked about in the run (a branch's
+ * remote with a merge, a push remote): remote_looked_up() notes them. */
+const char *remote_default_name(void);
+void remote_looked_up(const char *name);
 
 /* Parse one fetch refspec; 0, or -1 if it is invalid. */
 int refspec_parse(const char *spec, struct refspec_item *out);

@@ -137,7 +137,15 @@ test_expect_success '%(push) and its options under every push setting' '
 		compare_git -c $c for-each-ref --format="$f" refs/heads || return 1
 	done &&
 	compare_git for-each-ref --format="$f" refs/heads &&
-	compare_git for-each-ref --format="%(push:bogus)" refs/heads
+	compare_git for-each-ref --format="%(push:bogus)" refs/heads &&
+	# with one remote only, not named origin, that one is every branch'"'"'s
+	cp -a ../r ../one-remote && cd ../one-remote &&
+	git config --rename-section remote.origin remote.up &&
+	git update-ref refs/remotes/up/side HEAD &&
+	for c in push.default=current push.default=matching remote.other.tagOpt=--no-tags; do
+		compare_git -c $c for-each-ref --format="$f" refs/heads &&
+		compare_git -c $c rev-parse --symbolic-full-name side@{push} || return 1
+	done
 '
 
 test_expect_success 'setup: messages with and without trailer blocks' '
