@@ -882,6 +882,7 @@ static const char *branch_push(const char *b, const char **remote, int *explicit
 		*explicit = config_get("remote.pushdefault", &r) && r;
 		*remote = *explicit ? r : remote_default_name();
 		strbuf_addstr(why, "HEAD does not point to a branch");
+		strbuf_release(&scratch);
 		return NULL;
 	}
 	strbuf_addf(&key, "branch.%s.pushremote", b);
