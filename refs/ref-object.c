@@ -573,9 +573,17 @@ int ref_object_filter_commits(struct ref_array *a, struct ref_filter *f)
 	tips = xcalloc(n ? n : 1, sizeof(*tips));
 	keep = xmalloc(n ? n : 1);
 	res = xmalloc(n ? n : 1);
+	/* a ref at no commit is left out before any walk, as git does */
 	for (size_t i = 0; i < n; i++) {
-		keep[i] = !peel_to_commit_quiet(&a->items[i]->oid, &tips[i]);
+		if (peel_to_commit_quiet(&a->items[i]->oid, &tips[out])) {
+			ref_item_free(a->items[i]);
+			continue;
+		}
+		a->items[out++] = a->items[i];
 	}
+	a->nr = n = out;
+	out = 0;
+	memset(keep, 1, n);
 	if (f->with_commit_nr) {
 		unsigned char *any = xcalloc(n ? n : 1, 1);
 		for (size_t k = 0; k < f->with_commit_nr; k++) {

@@ -282,4 +282,12 @@ test_expect_success 'loose over packed, unsorted packed-refs, broken refs' '
 	rm .git/refs/heads/to-packed .git/refs/heads/to-loose
 '
 
+test_expect_success 'commit filters leave out refs at a tree or a blob, quietly' '
+	cd r && git tag tree-tag HEAD^{tree} && git tag -a -m blob blob-tag HEAD:one.t &&
+	for args in "--merged HEAD" "--no-merged one" "--contains one" "--no-contains two"; do
+		compare_git for-each-ref $args refs/tags || return 1
+	done &&
+	git tag -d tree-tag blob-tag >/dev/null
+'
+
 test_done
