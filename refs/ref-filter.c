@@ -90,7 +90,7 @@ struct atom {
 	int track, trackshort, nobracket, remotename, remoteref;
 	int subject_only, body_only;
 	char *mod;          /* an object atom's modifier, as written */
-	char *text;         /* %(refname...) as written, without the "*" */
+	char *text;         /* %(refname...) as written */
 	char *arg;          /* colour escape (empty without colour), if:equals value */
 	int reset_after;    /* %(color:...) other than reset */
 	struct trailer_opts *trailers;  /* %(trailers), %(contents:trailers) */
@@ -168,11 +168,34 @@ static int align_position(const char *s)
 static int parse_int_arg(const char *s, int *out)
 {
 	char *end;
-	long v = strtol(s, &end, 10);
-	if (!*s || *end)
+	long v;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v != (int)v)
 		return -1;
 	*out = (int)v;
 	return 0;
+}
+
+/* The modifier of %(refname), %(symref), and of %(upstream) and %(push)
+ * where an item is not one of theirs: git reads the whole modifier as one
+ * option, so "short,lstrip=1" is refused. */
+static void parse_name_mod(struct atom *a, const char *mod, const char *full)
+{
+	const char *v;
+	a->shorten = a->has_lstrip = a->has_rstrip = 0;
+	if (!strcmp(mod, "short"))
+		a->shorten = 1;
+	else if (skip_prefix(mod, "lstrip=", &v) || skip_prefix(mod, "strip=", &v)) {
+		if (parse_int_arg(v, &a->lstrip))
+			die("Integer value expected refname:lstrip=%s", v);
+		a->has_lstrip = 1;
+	} else if (skip_prefix(mod, "rstrip=", &v)) {
+		if (parse_int_arg(v, &a->rstrip))
+			die("Integer value expected refname:rstrip=%s", v);
+		a->has_rstrip = 1;
+	} else
+		die("unrecognized %%(%s) argument: %s", full, mod);
 }
 
 /* An atom that takes no modifier, or one of ok1 and ok2 (kept in
@@ -192,6 +215,18 @@ static void keep_mod(struct atom *a, const char *mod, const char *atom, const ch
 	a->mod = xstrdup(mod);
 }
 
+static int is_date_atom(enum atom_id id)
+{
+	return id == A_COMMITTERDATE || id == A_AUTHORDATE || id == A_TAGGERDATE ||
+	       id == A_CREATORDATE;
+}
+
+static int is_person_atom(enum atom_id id)
+{
+	return id == A_COMMITTERNAME || id == A_AUTHORNAME || id == A_TAGGERNAME ||
+	       id == A_COMMITTER || id == A_AUTHOR || id == A_TAGGER;
+}
+
 static void parse_atom(struct atom *a, const char *s, size_t len, int use_color)
 {
 	const char *colon, *mod = NULL;
@@ -206,6 +241,8 @@ static void parse_atom(struct atom *a, const char *s, size_t len, int use_color)
 	if (!len)
 		die("malformed field name: %.*s", (int)a->deref, s - a->deref);
 	colon = memchr(s, ':', len);
+	/* the name with any "*", for messages */
+	full = xstrndup(s - a->deref, len + a->deref);
 	nlen = colon ? (size_t)(colon - s) : len;
 	for (size_t i = 0; i < ARRAY_SIZE(atom_table); i++)
 		if (strlen(atom_table[i].name) == nlen && !memcmp(atom_table[i].name, s, nlen)) {
@@ -213,44 +250,55 @@ static void parse_atom(struct atom *a, const char *s, size_t len, int use_color)
 			a->needs_obj = atom_table[i].needs_obj || a->deref;
 			goto found;
 		}
+	free(full);
 	bad_atom(s - a->deref, len + a->deref);
 found:
-	full = xstrndup(s, len);
 	arg = colon ? xstrndup(colon + 1, len - nlen - 1) : NULL;
+	/* "%(atom:)" is "%(atom)", but for atoms git reads the modifier
+	 * of from the name itself */
+	if (arg && !*arg && !is_date_atom(a->id) && !is_person_atom(a->id)) {
+		free(arg);
+		arg = NULL;
+	}
 	mod = arg;
 	switch (a->id) {
 	case A_REFNAME:
-	case A_UPSTREAM:
-	case A_PUSH:
 	case A_SYMREF:
+		if (mod)
+			parse_name_mod(a, mod, full);
+		break;
+	case A_UPSTREAM:
+	case A_PUSH: {
+		const char *opt = mod;
 		if (!mod)
 			break;
-		for (char *opt = strtok(arg, ","); opt; opt = strtok(NULL, ",")) {
-			const char *v;
-			if (!strcmp(opt, "short"))
-				a->shorten = 1;
-			else if (skip_prefix(opt, "lstrip=", &v) || skip_prefix(opt, "strip=", &v)) {
-				if (parse_int_arg(v, &a->lstrip))
-					die("Integer value expected refname:lstrip=%s", v);
-				a->has_lstrip = 1;
-			} else if (skip_prefix(opt, "rstrip=", &v)) {
-				if (parse_int_arg(v, &a->rstrip))
-					die("Integer value expected refname:rstrip=%s", v);
-				a->has_rstrip = 1;
-			} else if (a->id != A_REFNAME && a->id != A_SYMREF && !strcmp(opt, "track"))
-				a->track = 1;
-			else if (a->id != A_REFNAME && a->id != A_SYMREF && !strcmp(opt, "trackshort"))
-				a->trackshort = 1;
-			else if (a->id != A_REFNAME && a->id != A_SYMREF && !strcmp(opt, "nobracket"))
+		/* comma-separated; of track, trackshort, remotename, remoteref
+		 * and a name option the last one given counts */
+		while (opt) {
+			const char *comma = strchr(opt, ',');
+			size_t n = comma ? (size_t)(comma - opt) : strlen(opt);
+			int *set = NULL;
+			if (n == 9 && !memcmp(opt, "nobracket", n)) {
 				a->nobracket = 1;
-			else if (a->id != A_REFNAME && a->id != A_SYMREF && !strcmp(opt, "remotename"))
-				a->remotename = 1;
-			else if (a->id != A_REFNAME && a->id != A_SYMREF && !strcmp(opt, "remoteref"))
-				a->remoteref = 1;
-			else
-				die("unrecognized %%(%s) argument: %s", full, opt);
+			} else {
+				if (n == 5 && !memcmp(opt, "track", n))
+					set = &a->track;
+				else if (n == 10 && !memcmp(opt, "trackshort", n))
+					set = &a->trackshort;
+				else if (n == 10 && !memcmp(opt, "remotename", n))
+					set = &a->remotename;
+				else if (n == 9 && !memcmp(opt, "remoteref", n))
+					set = &a->remoteref;
+				a->track = a->trackshort = a->remotename = a->remoteref = 0;
+				if (set)
+					*set = 1;
+				else
+					parse_name_mod(a, mod, full);
+			}
+			opt = comma ? comma + 1 : NULL;
 		}
 		break;
+	}
 	case A_OBJECTNAME: case A_TREE: case A_PARENT:
 		if (!mod)
 			break;
@@ -306,7 +354,7 @@ found:
 	case A_REST:
 		if (mod)
 			die("%%(rest) does not take arguments");
-		die("this command reject atom %%(rest)");
+		die("this command reject atom %%(%s)", full);
 	case A_COMMITTERDATE: case A_AUTHORDATE: case A_TAGGERDATE: case A_CREATORDATE:
 		/* checked when a date is formatted, as git does: with no ref
 		 * to show, a format git does not know is no error */

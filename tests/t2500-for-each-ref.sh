@@ -290,4 +290,17 @@ test_expect_success 'commit filters leave out refs at a tree or a blob, quietly'
 	git tag -d tree-tag blob-tag >/dev/null
 '
 
+test_expect_success 'an empty modifier is none; name options are one; messages name a "*" atom whole' '
+	cd r && set -f &&
+	for f in "%(align:)x%(end)" "%(objectname:)" "%(if:)x%(then)y%(end)" "%(contents:)" \
+		"%(subject:)" "%(raw:)" "%(committerdate:)" "%(authorname:)" "%(*rest)" \
+		"%(*objectname:bogus)" "%(*objectname:short=x)" "%(*refname:bogus)" \
+		"%(refname:short,short)" "%(refname:lstrip=9999999999)" "%(symref:short,x)" \
+		"%(upstream:track,short)" "%(upstream:lstrip=1,track)" "%(upstream:track,)" \
+		"%(upstream:track,remotename)" "%(upstream:remotename,trackshort)" \
+		"%(push:remoteref,remotename)" "%(upstream:nobracket,track)"; do
+		compare_git for-each-ref --format="$f" refs/heads || return 1
+	done
+'
+
 test_done
