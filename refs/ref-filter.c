@@ -1371,7 +1371,8 @@ void ref_sorting_add(struct ref_sorting **s, const char *key)
 	switch (n->atom.id) {
 	case A_COMMITTERDATE: case A_AUTHORDATE: case A_TAGGERDATE: case A_CREATORDATE:
 	case A_OBJECTSIZE: case A_NUMPARENT:
-		n->numeric = 1;
+		/* version order compares the values as shown, as git does */
+		n->numeric = !n->version;
 		break;
 	default:
 		break;
@@ -1526,6 +1527,10 @@ static void populate(struct ref_item *it)
 		struct strbuf v = STRBUF_INIT;
 		if (p->numeric && p->atom.id != A_OBJECTSIZE && p->atom.id != A_NUMPARENT) {
 			struct atom num = p->atom;
+			/* formatted first: git refuses a date format it does
+			 * not know even where it sorts by the number */
+			append_value(&v, it, &p->atom);
+			strbuf_reset(&v);
 			num.mod = "unix";   /* a date, as a number */
 			append_value(&v, it, &num);
 		} else

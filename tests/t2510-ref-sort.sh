@@ -51,4 +51,20 @@ test_expect_success 'ignore case: sort keys and the name order' '
 	compare_git for-each-ref --format="%(refname)" refs/heads
 '
 
+test_expect_success 'version order over a date compares the text shown; a numeric key still checks its format' '
+	git init -q dates && cd dates &&
+	for d in "1112911993 -0700" "1113011993 +0000" "1113111993 +1400" "999999999 +0000"; do
+		GIT_COMMITTER_DATE="$d" GIT_AUTHOR_DATE="$d" git commit -q --allow-empty -m "at $d" &&
+		git tag "t${d%% *}" || return 1
+	done &&
+	git tag -a -m note annotated HEAD~1 &&
+	compare_git for-each-ref --sort=v:committerdate --format="%(refname) %(committerdate)" &&
+	compare_git for-each-ref --sort=-version:authordate:iso --format="%(refname)" &&
+	compare_git for-each-ref --sort=v:objectsize --format="%(refname) %(objectsize)" &&
+	compare_git branch --sort=v:creatordate &&
+	compare_git for-each-ref --sort=committerdate:bogus &&
+	compare_git for-each-ref --sort=taggerdate:bogus refs/tags/annotated &&
+	compare_git for-each-ref --sort=taggerdate:bogus refs/heads
+'
+
 test_done
