@@ -185,7 +185,10 @@ for f in "%(trailers)" "%(trailers:only)" "%(trailers:unfold)" "%(trailers:only,
 	"%(trailers:only=bogus,unfold)" "%(trailers:bogus)" "%(trailers:key)" "%(trailers:key=)" \
 	"%(trailers:,only,)" "%(trailers:only,)" "%(contents:trailers)" "%(contents:trailers:only)" \
 	"%(contents:trailersx)" "%(trailers:valueonly,separator=%n)" "%(trailers:unfold,separator=%x00)" \
-	"%(trailers:)" "%(trailers:separator=%%x%z%x4)" "%(*trailers)"
+	"%(trailers:)" "%(trailers:separator=%%x%z%x4)" "%(*trailers)" \
+	"%(trailers:only=maybe,key=Signed-off-by)" "%(trailers:unfold=x,separator=%x2C)" \
+	"%(trailers:only=2)" "%(trailers:unfold=1k,only=0x0)" "%(trailers:only=k)" \
+	"%(trailers:only=99999999999)" "%(trailers:only=maybe,only=2)" "%(trailers:keyonly=x,key)"
 do
 	test_expect_success "for-each-ref --format=$f" '
 		cd trl && compare_git for-each-ref --format="[$f]"
