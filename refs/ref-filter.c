@@ -1551,6 +1551,8 @@ int ref_sorting_needs_object(const struct ref_sorting *s)
 
 /* What populating an item takes, as ref_array_populate() found it. */
 static struct {
+	const struct ref_format *fmt;
+	const struct ref_sorting *sorting;
 	int obj, deref;
 	int upstream;           /* an %(upstream...) or %(push...) atom */
 	int push;               /* a %(push...) atom; 2: not only :remotename */
@@ -1576,6 +1578,8 @@ void ref_array_populate(const struct ref_format *f, const struct ref_sorting *s,
 			size_t head_lookups)
 {
 	memset(&need, 0, sizeof(need));
+	need.fmt = f;
+	need.sorting = s;
 	need.obj = f->needs_obj;
 	need.deref = f->needs_deref;
 	need.head_lookups = head_lookups;
@@ -1594,6 +1598,55 @@ void ref_array_populate(const struct ref_format *f, const struct ref_sorting *s,
 
 static struct ref_sorting *sort_keys;
 static size_t sort_nkeys;
+
+/* Formats every date of one kind that has a format given, from the
+ * format's atoms and then the sort keys': a date format git does not
+ * know dies here. */
+static void check_date_kind(struct ref_item *it, enum atom_id id, int deref)
+{
+	struct strbuf scratch = STRBUF_INIT;
+	const struct ref_sorting *s = need.sorting;
+	for (size_t i = 0;; i++) {
+		const struct atom *a;
+		if (i < need.fmt->nr) {
+			if (need.fmt->toks[i].type != T_ATOM)
+				continue;
+			a = &need.fmt->toks[i].atom;
+		} else if (s) {
+			a = &s->atom;
+			s = s->next;
+		} else
+			break;
+		if (a->id == id && a->deref == deref && a->mod) {
+			append_value(&scratch, it, a);
+			strbuf_reset(&scratch);
+		}
+	}
+	strbuf_release(&scratch);
+}
+
+/*
+ * git reads all of an item's values as it is first sorted, so an unknown
+ * date format dies before anything is shown, in git's order: the ref's
+ * object before the one its tag points at, and for each, a tag's tagger
+ * and a commit's author then committer date before the creator date.
+ */
+static void check_dates(struct ref_item *it)
+{
+	for (int deref = 0; deref < 2; deref++) {
+		int type = deref ? it->ptype : it->type;
+		if (deref && (!need.deref || it->type != OBJ_TAG))
+			break;
+		if (type == OBJ_TAG) {
+			check_date_kind(it, A_TAGGERDATE, deref);
+		} else if (type == OBJ_COMMIT) {
+			check_date_kind(it, A_AUTHORDATE, deref);
+			check_date_kind(it, A_COMMITTERDATE, deref);
+		} else
+			continue;
+		check_date_kind(it, A_CREATORDATE, deref);
+	}
+}
 
 /*
  * An item's values, worked out when the sort first looks at it, as git
@@ -1616,8 +1669,10 @@ static void populate(struct ref_item *it)
 		load_upstream(it);
 	if (need.push)
 		load_push(it, need.push == 2);
-	if (need.obj)
+	if (need.obj) {
 		ref_object_load(it, need.deref);
+		check_dates(it);
+	}
 	it->sort_vals = xcalloc(sort_nkeys ? sort_nkeys : 1, sizeof(char *));
 	it->nsort = sort_nkeys;
 	for (struct ref_sorting *p = sort_keys; p; p = p->next, j++) {

@@ -306,4 +306,13 @@ test_expect_success 'an empty modifier is none; name options are one; messages n
 	done
 '
 
+test_expect_success 'an unknown date format dies before anything is shown, in git order' '
+	cd r && set -f &&
+	for f in "%(refname)%(*committerdate:bogus)" "%(committerdate:b1)%(authordate:b2)" \
+		"%(creatordate:b1)%(committerdate:b2)" "%(*authordate:b1)%(taggerdate:b2)"; do
+		compare_git for-each-ref --format="$f" || return 1
+	done &&
+	compare_git for-each-ref --no-sort --format="%(refname)%(*committerdate:bogus)"
+'
+
 test_done
