@@ -315,4 +315,10 @@ test_expect_success 'an unknown date format dies before anything is shown, in gi
 	compare_git for-each-ref --no-sort --format="%(refname)%(*committerdate:bogus)"
 '
 
+test_expect_success 'format:%s is the time itself in any zone' '
+	cd r &&
+	compare_git for-each-ref --format="%(committerdate:format:%s %%s %%%s)|%(taggerdate:format-local:%s)" &&
+	TZ=Asia/Tokyo compare_git for-each-ref --format="%(authordate:format-local:%s %z)"
+'
+
 test_done
