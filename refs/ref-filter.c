@@ -1881,7 +1881,19 @@ int filter_refs(struct ref_array *a, struct ref_filter *f)
 	int ret = 0;
 	if (!f->kind)
 		die("filter_refs: invalid type");   /* git's words: branch --no-all */
-	if (f->kind & FILTER_REFS_DETACHED_HEAD && f->head_desc) {
+	/* one kind: only its directory; several (branch -a, or branches
+	 * beside a detached HEAD), as git, everything */
+	if (f->kind == FILTER_REFS_BRANCHES)
+		ret = refs_for_each("refs/heads/", REFS_INCLUDE_BROKEN, collect_one, &c);
+	else if (f->kind == FILTER_REFS_REMOTES)
+		ret = refs_for_each("refs/remotes/", REFS_INCLUDE_BROKEN, collect_one, &c);
+	else if (f->kind == FILTER_REFS_TAGS)
+		ret = refs_for_each("refs/tags/", REFS_INCLUDE_BROKEN, collect_one, &c);
+	else
+		ret = for_each_listed(f, collect_one, &c);
+	/* HEAD after the branches, as git lists it: the sort meets the
+	 * refs in this order */
+	if (!ret && f->kind & FILTER_REFS_DETACHED_HEAD && f->head_desc) {
 		struct object_id oid;
 		unsigned flags;
 		/* like any ref, HEAD is listed only if the patterns match "HEAD" */
@@ -1899,15 +1911,6 @@ int filter_refs(struct ref_array *a, struct ref_filter *f)
 			}
 		}
 	}
-	/* one kind: only its directory; several (branch -a), as git, everything */
-	if ((f->kind & FILTER_REFS_ALL) == FILTER_REFS_BRANCHES)
-		ret = refs_for_each("refs/heads/", REFS_INCLUDE_BROKEN, collect_one, &c);
-	else if ((f->kind & FILTER_REFS_ALL) == FILTER_REFS_REMOTES)
-		ret = refs_for_each("refs/remotes/", REFS_INCLUDE_BROKEN, collect_one, &c);
-	else if ((f->kind & FILTER_REFS_ALL) == FILTER_REFS_TAGS)
-		ret = refs_for_each("refs/tags/", REFS_INCLUDE_BROKEN, collect_one, &c);
-	else
-		ret = for_each_listed(f, collect_one, &c);
 	if (!ret)
 		ret = ref_object_filter_commits(a, f);
 	return ret;

@@ -321,4 +321,11 @@ test_expect_success 'format:%s is the time itself in any zone' '
 	TZ=Asia/Tokyo compare_git for-each-ref --format="%(authordate:format-local:%s %z)"
 '
 
+test_expect_success 'branch beside a detached HEAD: every ref is read and HEAD is sorted in last' '
+	cd r && git checkout -q --detach HEAD && echo garbage >.git/refs/tags/broken &&
+	compare_git branch && compare_git branch --list "s*" && compare_git branch -r &&
+	compare_git branch --format="%(*push)" && compare_git branch --format="%(*push)" --sort=-refname &&
+	rm .git/refs/tags/broken && git checkout -q -
+'
+
 test_done
