@@ -324,7 +324,7 @@ static int list_branches(struct ref_filter *filter, const struct ref_sort_keys *
 	rf = ref_format_parse(format, use_color, 0);
 	if (!rf)
 		die("unable to parse format string");
-	ref_array_populate(rf, sorting, reads_head ? head_lookups(rf, sorting, verbose) : 0);
+	ref_array_populate(rf, sorting, reads_head ? head_lookups(rf, sorting, verbose) : 0, 1);
 	ref_array_sort(sorting, &a);
 	if (column_active(colopts)) {
 		size_t n;

@@ -61,7 +61,7 @@ int cmd_for_each_ref(int argc, const char **argv)
 	f.match_as_path = 1;
 	f.ignore_case = icase;
 	filter_refs(&a, &f);
-	ref_array_populate(rf, sorting, 0);
+	ref_array_populate(rf, sorting, 0, 0);
 	if (icase)
 		ref_sorting_ignore_case(sorting);
 	ref_array_sort(sorting, &a);

@@ -1574,9 +1574,83 @@ static void need_remote_atoms(const struct atom *a)
 		need.push = a->remotename ? 1 : 2;
 }
 
-void ref_array_populate(const struct ref_format *f, const struct ref_sorting *s,
-			size_t head_lookups)
+/*
+ * git keeps one list of trailer keys and one of each separator for all
+ * the %(trailers) atoms of a command: an atom with key= shows the keys
+ * that every atom names, and one with a separator shows the last one
+ * given, the sort keys read in order.
+ */
+static void share_trailer_opts(const struct ref_format *f, const struct ref_sorting *s,
+			       int sort_read_first)
 {
+	struct trailer_opts **all = NULL, *sep = NULL, *kv = NULL;
+	size_t n = 0, alloc = 0, nkeys = 0, i, k;
+	char **keys = NULL;
+
+	for (int pass = 0; pass < 2; pass++) {
+		size_t first = n;
+		if (pass == !!sort_read_first) {
+			for (i = 0; i < f->nr; i++)
+				if (f->toks[i].type == T_ATOM && f->toks[i].atom.trailers) {
+					ALLOC_GROW(all, n + 1, alloc);
+					all[n++] = f->toks[i].atom.trailers;
+				}
+			continue;
+		}
+		for (const struct ref_sorting *p = s; p; p = p->next)
+			if (p->atom.trailers) {
+				ALLOC_GROW(all, n + 1, alloc);
+				all[n++] = p->atom.trailers;
+			}
+		/* the sort keys are kept last one first */
+		for (i = first, k = n; i < k; i++, k--) {
+			struct trailer_opts *t = all[i];
+			all[i] = all[k - 1];
+			all[k - 1] = t;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < all[i]->nkeys; k++) {
+			keys = xrealloc(keys, (nkeys + 1) * sizeof(*keys));
+			keys[nkeys++] = all[i]->keys[k];
+		}
+		if (all[i]->separator)
+			sep = all[i];
+		if (all[i]->kv_separator)
+			kv = all[i];
+	}
+	for (i = 0; i < n; i++) {
+		struct trailer_opts *t = all[i];
+		if (t->nkeys) {
+			char **mine = xmalloc(nkeys * sizeof(*mine));
+			for (k = 0; k < nkeys; k++)
+				mine[k] = xstrdup(keys[k]);
+			/* its own strings are in keys[], freed below */
+			free(t->keys);
+			t->keys = mine;
+			t->nkeys = nkeys;
+		}
+	}
+	for (k = 0; k < nkeys; k++)
+		free(keys[k]);
+	free(keys);
+	for (i = 0; i < n; i++) {
+		if (all[i]->separator && all[i] != sep) {
+			strbuf_reset(&all[i]->sep_buf);
+			strbuf_addbuf(&all[i]->sep_buf, &sep->sep_buf);
+		}
+		if (all[i]->kv_separator && all[i] != kv) {
+			strbuf_reset(&all[i]->kv_buf);
+			strbuf_addbuf(&all[i]->kv_buf, &kv->kv_buf);
+		}
+	}
+	free(all);
+}
+
+void ref_array_populate(const struct ref_format *f, const struct ref_sorting *s,
+			size_t head_lookups, int sort_read_first)
+{
+	share_trailer_opts(f, s, sort_read_first);
 	memset(&need, 0, sizeof(need));
 	need.fmt = f;
 	need.sorting = s;

@@ -101,9 +101,11 @@ void ref_array_sort(struct ref_sorting *s, struct ref_array *a);
  * tag points at, for "*" atoms) when the format or a sort key needs it,
  * so that a missing one stops the command in git's order; head_lookups:
  * how many "refname 'HEAD' is ambiguous." warnings the detached HEAD's
- * description gives on the way. Called before ref_array_sort(). */
+ * description gives on the way; sort_read_first: git reads the sort keys
+ * before the format (branch), which decides which trailer separator all
+ * of them show. Called before ref_array_sort(). */
 void ref_array_populate(const struct ref_format *f, const struct ref_sorting *s,
-			size_t head_lookups);
+			size_t head_lookups, int sort_read_first);
 void ref_sorting_free(struct ref_sorting *s);
 
 /* Sort keys as the command line gives them, parsed only when a listing

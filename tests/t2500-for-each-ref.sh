@@ -195,6 +195,17 @@ do
 	'
 done
 
+test_expect_success 'all %(trailers) atoms share one key list and one of each separator' '
+	cd trl && set -f &&
+	for f in "%(trailers:key=Signed-off-by)|%(trailers:key=Key,valueonly)|%(trailers)" \
+		"%(trailers:separator=A)|%(contents:trailers:separator=B)|%(trailers)" \
+		"%(trailers:key_value_separator=A)|%(trailers:key_value_separator=B,separator=C)"; do
+		compare_git for-each-ref --format="$f" &&
+		compare_git for-each-ref --format="$f" --sort=trailers:separator=X --sort=trailers:key=fixes &&
+		compare_git branch --format="$f" --sort=trailers:separator=X || return 1
+	done
+'
+
 test_expect_success 'trailer config: separators, token keys, and its warnings' '
 	cd trl &&
 	printf "Sub\n\nbody\n\nsign: S <s@x>\nfix #7\nFixes= 9\nKey: v\n" >msg &&
