@@ -1738,7 +1738,7 @@ static void populate(struct ref_item *it)
 		for (size_t i = 0; i < need.head_lookups; i++)
 			warning("refname 'HEAD' is ambiguous.");
 	if (need.deref_push)
-		die("missing object %s for %s", oid_to_hex(&it->oid), it->refname);
+		die("missing object %s for %s", oid_to_hex(&it->oid), ref_item_name(it));
 	if (need.upstream)
 		load_upstream(it);
 	if (need.push)
@@ -1988,6 +1988,11 @@ int filter_refs(struct ref_array *a, struct ref_filter *f)
 	if (!ret)
 		ret = ref_object_filter_commits(a, f);
 	return ret;
+}
+
+const char *ref_item_name(const struct ref_item *it)
+{
+	return it->kind & FILTER_REFS_DETACHED_HEAD ? "HEAD" : it->refname;
 }
 
 void ref_item_free(struct ref_item *it)

@@ -148,6 +148,9 @@ int ref_filter_opt_color(const struct option *o, const char *arg, int unset);
 /* Collect the refs the filter selects. */
 int filter_refs(struct ref_array *a, struct ref_filter *f);
 void ref_array_clear(struct ref_array *a);
+/* The item's name in git's messages: a detached HEAD is "HEAD" there,
+ * not the description the listing shows. */
+const char *ref_item_name(const struct ref_item *it);
 void ref_item_free(struct ref_item *it);
 
 /* The current branch ("refs/heads/x"), NULL when detached; the_repo-cached. */

@@ -105,7 +105,7 @@ static int load_gently(struct ref_item *it)
 static int load(struct ref_item *it)
 {
 	if (load_gently(it) < 0)
-		die("missing object %s for %s", oid_to_hex(&it->oid), it->refname);
+		die("missing object %s for %s", oid_to_hex(&it->oid), ref_item_name(it));
 	return it->obj_state;
 }
 
@@ -130,11 +130,11 @@ static int load_peeled(struct ref_item *it)
 	if (load(it) < 0 || it->type != OBJ_TAG)
 		return 0;
 	if (parse_tag_buffer(it->buf, it->size, &ti) < 0)
-		die("parse_object_buffer failed on %s for %s", oid_to_hex(&it->oid), it->refname);
+		die("parse_object_buffer failed on %s for %s", oid_to_hex(&it->oid), ref_item_name(it));
 	oidcpy(&it->peeled, &ti.object);
 	it->pbuf = shared_read(&it->peeled, &it->ptype, &it->psize);
 	if (!it->pbuf)
-		die("missing object %s for %s", oid_to_hex(&it->peeled), it->refname);
+		die("missing object %s for %s", oid_to_hex(&it->peeled), ref_item_name(it));
 	return 1;
 }
 
@@ -380,7 +380,7 @@ void ref_object_value(struct strbuf *out, struct ref_item *it, const char *atom,
 			return;
 		}
 		if (odb_disk_info(oid, &disk, &base) < 0)
-			die("missing object %s for %s", oid_to_hex(oid), it->refname);
+			die("missing object %s for %s", oid_to_hex(oid), ref_item_name(it));
 		if (!strcmp(atom, "objectsize"))
 			strbuf_addf(out, "%llu", (unsigned long long)disk);
 		else

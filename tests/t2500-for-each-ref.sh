@@ -339,4 +339,12 @@ test_expect_success 'branch beside a detached HEAD: every ref is read and HEAD i
 	rm .git/refs/tags/broken && git checkout -q -
 '
 
+test_expect_success 'messages name a detached HEAD as HEAD, not by its description' '
+	cd r && git checkout -q --detach HEAD &&
+	compare_git branch --list HEAD --format="%(*push)" &&
+	git rev-parse HEAD >head && echo 1234567890123456789012345678901234567890 >.git/HEAD &&
+	compare_git branch --format="%(subject)" && compare_git branch -v --list HEAD &&
+	cat head >.git/HEAD && git checkout -q -
+'
+
 test_done
