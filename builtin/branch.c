@@ -62,6 +62,10 @@ static int branch_config_cb(const char *key, const char *value, void *data)
 {
 	const char *slot;
 	(void)data;
+	/* a sort key is a string: git refuses one without a value as it
+	 * reads the config, whatever the command */
+	if (!strcmp(key, "branch.sort") && !value)
+		config_die_missing_value(key);
 	config_check_default(key, value, NULL);
 	column_config(key, value, "branch", &colopts);
 	if (!strcmp(key, "color.branch") || !strcmp(key, "color.ui"))

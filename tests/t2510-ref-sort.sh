@@ -67,4 +67,12 @@ test_expect_success 'version order over a date compares the text shown; a numeri
 	compare_git for-each-ref --sort=taggerdate:bogus refs/heads
 '
 
+test_expect_success 'branch.sort without a value is refused as the config is read' '
+	cd r &&
+	compare_git -c branch.sort branch && compare_git -c branch.sort branch --no-sort &&
+	compare_git -c branch.sort branch -d nothere &&
+	printf "[branch]\n\tsort\n" >>.git/config && compare_git branch -v &&
+	git config --unset branch.sort
+'
+
 test_done
