@@ -1553,6 +1553,7 @@ int ref_sorting_needs_object(const struct ref_sorting *s)
 static struct {
 	const struct ref_format *fmt;
 	const struct ref_sorting *sorting;
+	int sort_first;         /* git read the sort keys before the format */
 	int obj, deref;
 	int upstream;           /* an %(upstream...) or %(push...) atom */
 	int push;               /* a %(push...) atom; 2: not only :remotename */
@@ -1654,6 +1655,7 @@ void ref_array_populate(const struct ref_format *f, const struct ref_sorting *s,
 	memset(&need, 0, sizeof(need));
 	need.fmt = f;
 	need.sorting = s;
+	need.sort_first = sort_read_first;
 	need.obj = f->needs_obj;
 	need.deref = f->needs_deref;
 	need.head_lookups = head_lookups;
@@ -1673,30 +1675,40 @@ void ref_array_populate(const struct ref_format *f, const struct ref_sorting *s,
 static struct ref_sorting *sort_keys;
 static size_t sort_nkeys;
 
-/* Formats every date of one kind that has a format given, from the
- * format's atoms and then the sort keys': a date format git does not
- * know dies here. */
-static void check_date_kind(struct ref_item *it, enum atom_id id, int deref)
+static void check_date(struct ref_item *it, const struct atom *a, enum atom_id id, int deref)
 {
 	struct strbuf scratch = STRBUF_INIT;
-	const struct ref_sorting *s = need.sorting;
-	for (size_t i = 0;; i++) {
-		const struct atom *a;
-		if (i < need.fmt->nr) {
-			if (need.fmt->toks[i].type != T_ATOM)
-				continue;
-			a = &need.fmt->toks[i].atom;
-		} else if (s) {
-			a = &s->atom;
-			s = s->next;
-		} else
-			break;
-		if (a->id == id && a->deref == deref && a->mod) {
-			append_value(&scratch, it, a);
-			strbuf_reset(&scratch);
-		}
-	}
+	if (a->id == id && a->deref == deref && a->mod)
+		append_value(&scratch, it, a);
 	strbuf_release(&scratch);
+}
+
+/* Formats every date of one kind that has a format given, in the order
+ * git read the format and the sort keys: a date format git does not know
+ * dies here. */
+static void check_date_kind(struct ref_item *it, enum atom_id id, int deref)
+{
+	const struct ref_sorting **keys;
+	size_t n = 0;
+
+	/* the sort keys are kept last one first */
+	for (const struct ref_sorting *s = need.sorting; s; s = s->next)
+		n++;
+	keys = xmalloc(st_mult(n ? n : 1, sizeof(*keys)));
+	n = 0;
+	for (const struct ref_sorting *s = need.sorting; s; s = s->next)
+		keys[n++] = s;
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == !!need.sort_first) {
+			for (size_t i = 0; i < need.fmt->nr; i++)
+				if (need.fmt->toks[i].type == T_ATOM)
+					check_date(it, &need.fmt->toks[i].atom, id, deref);
+			continue;
+		}
+		for (size_t k = n; k-- > 0;)
+			check_date(it, &keys[k]->atom, id, deref);
+	}
+	free(keys);
 }
 
 /*

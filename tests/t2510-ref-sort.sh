@@ -64,7 +64,10 @@ test_expect_success 'version order over a date compares the text shown; a numeri
 	compare_git branch --sort=v:creatordate &&
 	compare_git for-each-ref --sort=committerdate:bogus &&
 	compare_git for-each-ref --sort=taggerdate:bogus refs/tags/annotated &&
-	compare_git for-each-ref --sort=taggerdate:bogus refs/heads
+	compare_git for-each-ref --sort=taggerdate:bogus refs/heads &&
+	compare_git for-each-ref --sort=authordate:b1 --sort=authordate:b2 &&
+	compare_git for-each-ref --sort=committerdate:b1 --format="%(committerdate:b2)" &&
+	compare_git branch --sort=committerdate:b1 --format="%(committerdate:b2)"
 '
 
 test_expect_success 'branch.sort without a value is refused as the config is read' '
