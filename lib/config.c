@@ -529,6 +529,8 @@ static int parse_int_value(const char *value, long *out)
 	v = strtol(value, &end, 0);
 	if (errno == ERANGE)
 		return -2;
+	if (end == value)
+		return -1;   /* no digits: "k" alone is no number */
 	switch (*end) {
 	case 'k': case 'K': v *= 1024; end++; break;
 	case 'm': case 'M': v *= 1024 * 1024; end++; break;
@@ -538,6 +540,17 @@ static int parse_int_value(const char *value, long *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+int config_maybe_bool_int(const char *value)
+{
+	int b = config_maybe_bool(value);
+	long n;
+	if (b >= 0)
+		return b;
+	if (parse_int_value(value, &n) || n < INT_MIN || n > INT_MAX)
+		return -1;
+	return n != 0;
 }
 
 int env_bool(const char *name, int def)

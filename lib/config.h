@@ -64,6 +64,9 @@ long config_parse_int(const char *key, const char *value);
 long config_parse_long(const char *key, const char *value);
 /* -1 if not a boolean */
 int config_maybe_bool(const char *value);
+/* config_maybe_bool(), or else a number (k, m, g allowed) that fits an
+ * int, true when not 0: git's reading of a boolean option's value. */
+int config_maybe_bool_int(const char *value);
 /* A boolean environment variable as git reads one ("1", "true", ...). */
 int env_bool(const char *name, int def);
 

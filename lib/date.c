@@ -186,10 +186,11 @@ static void normal(struct strbuf *out, uint64_t t, const struct tm *tm, int tz, 
 		strbuf_addf(out, " %+05d", tz);
 }
 
-/* strftime() with %z as tz and %Z left out unless the zone is local
- * (strftime knows only the local zone's name). */
-static void add_strftime(struct strbuf *out, const char *fmt, const struct tm *tm, int tz,
-			 int local)
+/* strftime() with %z as tz, %s as the time t itself (as git writes it,
+ * where strftime would read tm as local time), and %Z left out unless the
+ * zone is local (strftime knows only the local zone's name). */
+static void add_strftime(struct strbuf *out, const char *fmt, const struct tm *tm, uint64_t t,
+			 int tz, int local)
 {
 	struct strbuf f = STRBUF_INIT;
 	size_t room = 128, n;
@@ -207,6 +208,9 @@ static void add_strftime(struct strbuf *out, const char *fmt, const struct tm *t
 			fmt++;
 		} else if (*fmt == 'z') {
 			strbuf_addf(&f, "%+05d", tz);
+			fmt++;
+		} else if (*fmt == 's') {
+			strbuf_addf(&f, "%llu", (unsigned long long)t);
 			fmt++;
 		} else if (*fmt == 'Z' && !local) {
 			fmt++;
@@ -277,7 +281,7 @@ void date_format(struct strbuf *out, uint64_t t, int tz, const struct date_mode 
 			    months[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec, tz);
 		break;
 	case DATE_STRFTIME:
-		add_strftime(out, m->strftime_fmt, &tm, tz, m->local);
+		add_strftime(out, m->strftime_fmt, &tm, t, tz, m->local);
 		break;
 	default:
 		normal(out, t, &tm, tz, m->local, have_now ? &now_tm : NULL, now_tz);

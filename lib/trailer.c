@@ -303,7 +303,7 @@ static int option(const char **p, const char *name, const char **val, size_t *vl
 }
 
 /* A word that is not a boolean is consumed all the same, as git
- * consumes it: what follows is then taken for the next option. */
+ * consumes it: what follows is then tried as the next boolean only. */
 static int bool_option(const char **p, const char *name, int *flag)
 {
 	const char *val;
@@ -317,7 +317,7 @@ static int bool_option(const char **p, const char *name, int *flag)
 		return 1;
 	}
 	v = xstrndup(val, n);
-	b = config_maybe_bool(v);
+	b = config_maybe_bool_int(v);
 	free(v);
 	if (b < 0)
 		return 0;
@@ -332,13 +332,10 @@ int trailer_opts_parse(struct trailer_opts *o, const char *opts, struct strbuf *
 	memset(o, 0, sizeof(*o));
 	strbuf_init(&o->sep_buf, 0);
 	strbuf_init(&o->kv_buf, 0);
+	/* as git: the valued options first, then the booleans */
 	while (*p) {
 		const char *val;
 		size_t n;
-		if (bool_option(&p, "only", &o->only) || bool_option(&p, "unfold", &o->unfold) ||
-		    bool_option(&p, "keyonly", &o->key_only) ||
-		    bool_option(&p, "valueonly", &o->value_only))
-			continue;
 		if (option(&p, "key", &val, &n)) {
 			if (!val) {
 				strbuf_addstr(err, "expected %(trailers:key=<value>)");
@@ -357,7 +354,9 @@ int trailer_opts_parse(struct trailer_opts *o, const char *opts, struct strbuf *
 			strbuf_reset(&o->kv_buf);
 			expand_literal(&o->kv_buf, val ? val : "", n);
 			o->kv_separator = &o->kv_buf;
-		} else {
+		} else if (!bool_option(&p, "only", &o->only) && !bool_option(&p, "unfold", &o->unfold) &&
+			   !bool_option(&p, "keyonly", &o->key_only) &&
+			   !bool_option(&p, "valueonly", &o->value_only)) {
 			strbuf_addf(err, "unknown %%(trailers) argument: %.*s", (int)strcspn(p, ","), p);
 			return -1;
 		}

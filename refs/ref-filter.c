@@ -129,112 +129,15 @@ static void atom_release(struct atom *a)
 	}
 }
 
-/* A boolean as git reads one in an option: a word, or a number (k, m
- * or g allowed) that fits an int. -1 if neither. */
-static int trailer_bool(const char *v, size_t n)
-{
-	char *s = xstrndup(v, n), *end;
-	int b = config_maybe_bool(s);
-	long long x;
-	if (b < 0 && *s) {
-		errno = 0;
-		x = strtoll(s, &end, 0);
-		if (end == s)
-			errno = EINVAL;
-		else if (*end && !end[1]) {
-			const char *units = "kKmMgG", *u = strchr(units, *end);
-			if (u) {
-				if (x > INT_MAX || x < INT_MIN)
-					errno = ERANGE;
-				else
-					x *= 1LL << (10 * (1 + (u - units) / 2));
-				end++;
-			}
-		}
-		if (!errno && !*end && x >= INT_MIN && x <= INT_MAX)
-			b = x != 0;
-	}
-	free(s);
-	return b;
-}
-
-/* An option word at *p, name alone or with "=value": 1 and *p past it
- * if it is there. */
-static int trailer_word(const char **p, const char *name, const char **val, size_t *n)
-{
-	const char *q;
-	if (!skip_prefix(*p, name, &q))
-		return 0;
-	*val = NULL;
-	*n = 0;
-	if (*q == '=') {
-		*val = q + 1;
-		*n = strcspn(*val, ",");
-		q = *val + *n;
-	} else if (*q && *q != ',')
-		return 0;
-	*p = *q ? q + 1 : q;
-	return 1;
-}
-
-/* A boolean option word. As in git, a value that is no boolean leaves *p
- * past the word all the same. */
-static int trailer_bool_word(const char **p, const char *name, struct strbuf *norm)
-{
-	const char *val;
-	size_t n;
-	int b;
-	if (!trailer_word(p, name, &val, &n))
-		return 0;
-	b = val ? trailer_bool(val, n) : 1;
-	if (b < 0)
-		return 0;
-	strbuf_addf(norm, "%s%s=%s", norm->len ? "," : "", name, b ? "true" : "false");
-	return 1;
-}
-
-/*
- * Reads the options of %(trailers:...) as git does, dying with git's
- * message, and writes them to norm with each boolean spelt as the trailer
- * parser knows it. git tries key, separator and key_value_separator
- * first; a boolean option whose value is no boolean is stepped over, and
- * the next word is then tried as a boolean only.
- */
-static void check_trailer_opts(const char *opts, struct strbuf *norm)
-{
-	const char *p = opts, *val, *w;
-	size_t n;
-
-	while (*p) {
-		w = p;
-		if (trailer_word(&p, "key", &val, &n)) {
-			if (!val)
-				die("expected %%(trailers:key=<value>)");
-		} else if (!trailer_word(&p, "separator", &val, &n) &&
-			   !trailer_word(&p, "key_value_separator", &val, &n)) {
-			if (!trailer_bool_word(&p, "only", norm) &&
-			    !trailer_bool_word(&p, "unfold", norm) &&
-			    !trailer_bool_word(&p, "keyonly", norm) &&
-			    !trailer_bool_word(&p, "valueonly", norm))
-				die("unknown %%(trailers) argument: %.*s", (int)strcspn(p, ","), p);
-			continue;
-		}
-		strbuf_addf(norm, "%s%.*s", norm->len ? "," : "", (int)(p - w - (p[-1] == ',')), w);
-	}
-}
-
 /* The options of %(trailers:...), or dies with git's message. */
 static void parse_trailers(struct atom *a, const char *opts)
 {
-	struct strbuf err = STRBUF_INIT, norm = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
 
-	if (opts)
-		check_trailer_opts(opts, &norm);
 	a->trailers = xcalloc(1, sizeof(*a->trailers));
-	if (trailer_opts_parse(a->trailers, opts ? norm.buf : NULL, &err) < 0)
+	if (trailer_opts_parse(a->trailers, opts, &err) < 0)
 		die("%s", err.buf);
 	strbuf_release(&err);
-	strbuf_release(&norm);
 }
 
 static NORETURN void bad_atom(const char *name, size_t len)

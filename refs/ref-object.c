@@ -138,38 +138,12 @@ static int load_peeled(struct ref_item *it)
 	return 1;
 }
 
-/* A date in mode m. git writes format:'s %s as the time itself, in
- * any zone, where strftime() would read the broken-down time as local. */
-static void date_in_mode(struct strbuf *out, uint64_t t, int tz, struct date_mode *m)
-{
-	struct strbuf f = STRBUF_INIT;
-	const char *p;
-
-	if (m->type != DATE_STRFTIME || !strstr(m->strftime_fmt, "%s")) {
-		date_format(out, t, tz, m);
-		return;
-	}
-	for (p = m->strftime_fmt; *p; p++) {
-		if (*p == '%' && p[1] == 's') {
-			strbuf_addf(&f, "%llu", (unsigned long long)t);
-			p++;
-		} else if (*p == '%' && p[1]) {
-			strbuf_add(&f, p, 2);
-			p++;
-		} else
-			strbuf_addch(&f, *p);
-	}
-	m->strftime_fmt = f.buf;
-	date_format(out, t, tz, m);
-	strbuf_release(&f);
-}
-
 void format_date(struct strbuf *out, uint64_t t, int tz, const char *mode)
 {
 	struct date_mode m;
 
 	date_mode_parse(mode ? mode : "default", &m);
-	date_in_mode(out, t, tz, &m);
+	date_format(out, t, tz, &m);
 }
 
 /* The header line "key ..." of a commit or tag buffer. */
@@ -244,7 +218,7 @@ static void ident_value(struct strbuf *out, const char *line, size_t len, const 
 			return;
 		if (id.tz && id.tz_len >= 5)
 			tz = atoi(id.tz);
-		date_in_mode(out, id.date, tz, &m);
+		date_format(out, id.date, tz, &m);
 	} else
 		strbuf_add(out, line, len);
 }
