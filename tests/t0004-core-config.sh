@@ -14,7 +14,8 @@ for kv in push.default=bogus push.default push.default=current push.default=trac
 	branch.autoSetupMerge branch.autoSetupMerge=bogus branch.autoSetupMerge=inherit \
 	core.logAllRefUpdates=bogus core.logAllRefUpdates=always core.logAllRefUpdates=false \
 	core.warnAmbiguousRefs=bogus core.warnAmbiguousRefs=no core.abbrev=3 core.abbrev=41 \
-	core.abbrev=x core.abbrev=no core.abbrev=auto core.abbrev=12 core.abbrev
+	core.abbrev=x core.abbrev=no core.abbrev=auto core.abbrev=12 core.abbrev core.abbrev=k \
+	core.abbrev=1k pack.compression=k pack.compression=0x9
 do
 	test_expect_success "-c $kv" '
 		cd r &&
