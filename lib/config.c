@@ -556,14 +556,8 @@ int config_maybe_bool_int(const char *value)
 int env_bool(const char *name, int def)
 {
 	const char *v = getenv(name);
-	long n;
-	int b;
-	if (!v)
-		return def;
-	b = config_maybe_bool(v);
-	if (b >= 0)
-		return b;
-	return !parse_int_value(v, &n) ? n != 0 : def;
+	int b = v ? config_maybe_bool_int(v) : -1;
+	return b >= 0 ? b : def;
 }
 
 long config_parse_long(const char *key, const char *value)

@@ -765,6 +765,27 @@ static int ambiguous_path(const char *p, size_t len)
 	return slash;
 }
 
+/* How many refs git's rules find for a name, the first one's value in
+ * oid; names refs could not have are quietly none. */
+static int dwim_name(const char *str, size_t len, struct object_id *oid)
+{
+	struct strbuf full = STRBUF_INIT;
+	char *n = xstrndup(str, len);
+	int found = check_refname_format(n, REFNAME_ALLOW_ONELEVEL) ? 0 :
+		refs_dwim(str, len, &full, oid);
+	free(n);
+	strbuf_release(&full);
+	return found;
+}
+
+/* A name found (found refs) that git warns is ambiguous: it names more
+ * than one ref, or a ref and an object. */
+static int ambiguous(const char *str, size_t len, int found)
+{
+	struct object_id tmp;
+	return found > 1 || !get_short_oid(str, len, GET_OID_QUIETLY, &tmp);
+}
+
 static int get_oid_basic(const char *str, size_t len, unsigned flags, struct object_id *oid)
 {
 	struct strbuf full = STRBUF_INIT;
@@ -824,18 +845,11 @@ static int get_oid_basic(const char *str, size_t len, unsigned flags, struct obj
 		str = "HEAD";
 		len = 4;
 	}
-	{
-		/* git's ref lookup quietly ignores names refs could not have */
-		char *n = xstrndup(str, len);
-		found = check_refname_format(n, REFNAME_ALLOW_ONELEVEL) ? 0 :
-			refs_dwim(str, len, &full, oid);
-		free(n);
-	}
 	strbuf_release(&full);
+	found = dwim_name(str, len, oid);
 	if (found <= 0)
 		return -1;
-	if (!(flags & GET_OID_QUIETLY) &&
-	    (found > 1 || !get_short_oid(str, len, GET_OID_QUIETLY, &tmp)))
+	if (!(flags & GET_OID_QUIETLY) && ambiguous(str, len, found))
 		warning("refname '%.*s' is ambiguous.", (int)len, str);
 	return 0;
 }
@@ -844,13 +858,10 @@ static int get_oid_basic(const char *str, size_t len, unsigned flags, struct obj
  * ambiguous (it names more than one ref, or a ref and an object). */
 int refname_ambiguous(const char *name)
 {
-	struct strbuf full = STRBUF_INIT;
 	struct object_id oid;
 	size_t len = strlen(name);
-	int found = check_refname_format(name, REFNAME_ALLOW_ONELEVEL) ? 0 :
-		refs_dwim(name, len, &full, &oid);
-	strbuf_release(&full);
-	return found > 1 || (found > 0 && !get_short_oid(name, len, GET_OID_QUIETLY, &oid));
+	int found = dwim_name(name, len, &oid);
+	return found > 0 && ambiguous(name, len, found);
 }
 
 static int get_oid_1(const char *name, size_t len, unsigned flags, struct object_id *oid);

@@ -1391,11 +1391,6 @@ void ref_sorting_free(struct ref_sorting *s)
 	}
 }
 
-static int same_refname_atom(const struct atom *a, const struct atom *b)
-{
-	return a->deref == b->deref && !strcmp(a->text, b->text);
-}
-
 /*
  * How many different %(refname...) atoms, as written, the format and the
  * sort keys hold together: git works out a detached HEAD's description
@@ -1421,7 +1416,7 @@ size_t ref_refname_atoms(const struct ref_format *f, const struct ref_sorting *s
 			break;
 		if (a->id != A_REFNAME)
 			continue;
-		for (j = 0; j < n && !same_refname_atom(seen[j], a); j++)
+		for (j = 0; j < n && strcmp(seen[j]->text, a->text); j++)
 			;
 		if (j == n) {
 			ALLOC_GROW(seen, n + 1, alloc);
@@ -1454,9 +1449,10 @@ int ref_sorting_needs_object(const struct ref_sorting *s)
 
 /* What populating an item takes, as ref_array_populate() found it. */
 static struct {
-	const struct ref_format *fmt;
-	const struct ref_sorting *sorting;
-	int sort_first;         /* git read the sort keys before the format */
+	const struct atom **order;  /* every atom, in the order git read them */
+	size_t nr_order;
+	const struct atom **dates;  /* the date atoms with a format, in that order */
+	size_t nr_dates;
 	int obj, deref;
 	int upstream;           /* an %(upstream...) or %(push...) atom */
 	int push;               /* a %(push...) atom; 2: not only :remotename */
@@ -1479,40 +1475,48 @@ static void need_remote_atoms(const struct atom *a)
 }
 
 /*
+ * The atoms of the format and the sort keys in the order git read them:
+ * branch reads its sort keys first, for-each-ref its format; git keeps
+ * the sort keys last one first.
+ */
+static void read_order(const struct ref_format *f, const struct ref_sorting *s, int sort_first)
+{
+	size_t n = 0, keys = 0;
+	for (const struct ref_sorting *p = s; p; p = p->next)
+		keys++;
+	need.order = xmalloc(st_mult(f->nr + keys + 1, sizeof(*need.order)));
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == !!sort_first) {
+			for (size_t i = 0; i < f->nr; i++)
+				if (f->toks[i].type == T_ATOM)
+					need.order[n++] = &f->toks[i].atom;
+			continue;
+		}
+		n += keys;
+		for (const struct ref_sorting *p = s; p; p = p->next)
+			need.order[--n] = &p->atom;
+		n += keys;
+	}
+	need.nr_order = n;
+}
+
+/*
  * git keeps one list of trailer keys and one of each separator for all
  * the %(trailers) atoms of a command: an atom with key= shows the keys
  * that every atom names, and one with a separator shows the last one
- * given, the sort keys read in order.
+ * given, in the order git read them.
  */
-static void share_trailer_opts(const struct ref_format *f, const struct ref_sorting *s,
-			       int sort_read_first)
+static void share_trailer_opts(void)
 {
 	struct trailer_opts **all = NULL, *sep = NULL, *kv = NULL;
 	size_t n = 0, alloc = 0, nkeys = 0, i, k;
 	char **keys = NULL;
 
-	for (int pass = 0; pass < 2; pass++) {
-		size_t first = n;
-		if (pass == !!sort_read_first) {
-			for (i = 0; i < f->nr; i++)
-				if (f->toks[i].type == T_ATOM && f->toks[i].atom.trailers) {
-					ALLOC_GROW(all, n + 1, alloc);
-					all[n++] = f->toks[i].atom.trailers;
-				}
-			continue;
+	for (i = 0; i < need.nr_order; i++)
+		if (need.order[i]->trailers) {
+			ALLOC_GROW(all, n + 1, alloc);
+			all[n++] = need.order[i]->trailers;
 		}
-		for (const struct ref_sorting *p = s; p; p = p->next)
-			if (p->atom.trailers) {
-				ALLOC_GROW(all, n + 1, alloc);
-				all[n++] = p->atom.trailers;
-			}
-		/* the sort keys are kept last one first */
-		for (i = first, k = n; i < k; i++, k--) {
-			struct trailer_opts *t = all[i];
-			all[i] = all[k - 1];
-			all[k - 1] = t;
-		}
-	}
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < all[i]->nkeys; k++) {
 			keys = xrealloc(keys, (nkeys + 1) * sizeof(*keys));
@@ -1554,64 +1558,42 @@ static void share_trailer_opts(const struct ref_format *f, const struct ref_sort
 void ref_array_populate(const struct ref_format *f, const struct ref_sorting *s,
 			size_t head_lookups, int sort_read_first)
 {
-	share_trailer_opts(f, s, sort_read_first);
+	free(need.order);
+	free(need.dates);
 	memset(&need, 0, sizeof(need));
-	need.fmt = f;
-	need.sorting = s;
-	need.sort_first = sort_read_first;
+	read_order(f, s, sort_read_first);
+	share_trailer_opts();
 	need.obj = f->needs_obj;
 	need.deref = f->needs_deref;
 	need.head_lookups = head_lookups;
-	for (size_t i = 0; i < f->nr; i++)
-		if (f->toks[i].type == T_ATOM) {
-			need.deref_push |= deref_push(&f->toks[i].atom);
-			need_remote_atoms(&f->toks[i].atom);
-		}
 	for (; s; s = s->next) {
 		need.obj |= s->atom.needs_obj;
 		need.deref |= s->atom.deref;
-		need.deref_push |= deref_push(&s->atom);
-		need_remote_atoms(&s->atom);
+	}
+	need.dates = xmalloc(st_mult(need.nr_order + 1, sizeof(*need.dates)));
+	for (size_t i = 0; i < need.nr_order; i++) {
+		const struct atom *a = need.order[i];
+		need.deref_push |= deref_push(a);
+		need_remote_atoms(a);
+		if (is_date_atom(a->id) && a->mod)
+			need.dates[need.nr_dates++] = a;
 	}
 }
 
 static struct ref_sorting *sort_keys;
 static size_t sort_nkeys;
 
-static void check_date(struct ref_item *it, const struct atom *a, enum atom_id id, int deref)
-{
-	struct strbuf scratch = STRBUF_INIT;
-	if (a->id == id && a->deref == deref && a->mod)
-		append_value(&scratch, it, a);
-	strbuf_release(&scratch);
-}
-
 /* Formats every date of one kind that has a format given, in the order
- * git read the format and the sort keys: a date format git does not know
- * dies here. */
+ * git read them: a date format git does not know dies here. */
 static void check_date_kind(struct ref_item *it, enum atom_id id, int deref)
 {
-	const struct ref_sorting **keys;
-	size_t n = 0;
-
-	/* the sort keys are kept last one first */
-	for (const struct ref_sorting *s = need.sorting; s; s = s->next)
-		n++;
-	keys = xmalloc(st_mult(n ? n : 1, sizeof(*keys)));
-	n = 0;
-	for (const struct ref_sorting *s = need.sorting; s; s = s->next)
-		keys[n++] = s;
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass == !!need.sort_first) {
-			for (size_t i = 0; i < need.fmt->nr; i++)
-				if (need.fmt->toks[i].type == T_ATOM)
-					check_date(it, &need.fmt->toks[i].atom, id, deref);
-			continue;
+	struct strbuf scratch = STRBUF_INIT;
+	for (size_t i = 0; i < need.nr_dates; i++)
+		if (need.dates[i]->id == id && need.dates[i]->deref == deref) {
+			append_value(&scratch, it, need.dates[i]);
+			strbuf_reset(&scratch);
 		}
-		for (size_t k = n; k-- > 0;)
-			check_date(it, &keys[k]->atom, id, deref);
-	}
-	free(keys);
+	strbuf_release(&scratch);
 }
 
 /*
@@ -1622,6 +1604,8 @@ static void check_date_kind(struct ref_item *it, enum atom_id id, int deref)
  */
 static void check_dates(struct ref_item *it)
 {
+	if (!need.nr_dates)
+		return;
 	for (int deref = 0; deref < 2; deref++) {
 		int type = deref ? it->ptype : it->type;
 		if (deref && (!need.deref || it->type != OBJ_TAG))
@@ -1667,12 +1651,10 @@ static void populate(struct ref_item *it)
 	for (struct ref_sorting *p = sort_keys; p; p = p->next, j++) {
 		struct strbuf v = STRBUF_INIT;
 		if (p->numeric && p->atom.id != A_OBJECTSIZE && p->atom.id != A_NUMPARENT) {
+			/* a date, as a number (a format given was checked
+			 * with the others, in check_dates()) */
 			struct atom num = p->atom;
-			/* formatted first: git refuses a date format it does
-			 * not know even where it sorts by the number */
-			append_value(&v, it, &p->atom);
-			strbuf_reset(&v);
-			num.mod = "unix";   /* a date, as a number */
+			num.mod = "unix";
 			append_value(&v, it, &num);
 		} else
 			append_value(&v, it, &p->atom);

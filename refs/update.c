@@ -631,7 +631,29 @@ static int is_symref_file(const char *name)
 }
 
 /*
- * git's check of the old value asked of a symref that is not followed
+ * git's check of an old value against a ref's current one (cur, when
+ * exists): "already exists" when none was asked for, "is at ... but
+ * expected ..." when they differ; a missing ref is named (unresolved)
+ * where git's lock found no file, else "missing".
+ */
+static int check_old_value(const struct object_id *cur, int exists, const struct object_id *old,
+			   const char *unresolved, struct strbuf *err)
+{
+	if (exists ? oideq(cur, old) : is_null_oid(old))
+		return 0;
+	if (is_null_oid(old))
+		strbuf_addstr(err, "reference already exists");
+	else if (!exists && unresolved)
+		strbuf_addf(err, "unable to resolve reference '%s'", unresolved);
+	else if (!exists)
+		strbuf_addf(err, "reference is missing but expected %s", oid_to_hex(old));
+	else
+		strbuf_addf(err, "is at %s but expected %s", oid_to_hex(cur), oid_to_hex(old));
+	return -1;
+}
+
+/*
+ * The check of the old value asked of a symref that is not followed
  * (no-deref, or HEAD beside a change of the symref it points to): the
  * value at the end of its chain, none for a missing end; a chain that
  * cannot be followed is an error. err has the "cannot lock ref" start.
@@ -645,15 +667,7 @@ int ref_check_old_via(const char *symref, const struct object_id *old, struct st
 		strbuf_addstr(err, "error reading reference");
 		return -1;
 	}
-	if (oideq(&cur, old))
-		return 0;
-	if (is_null_oid(old))
-		strbuf_addstr(err, "reference already exists");
-	else if (is_null_oid(&cur))
-		strbuf_addf(err, "reference is missing but expected %s", oid_to_hex(old));
-	else
-		strbuf_addf(err, "is at %s but expected %s", oid_to_hex(&cur), oid_to_hex(old));
-	return -1;
+	return check_old_value(&cur, !is_null_oid(&cur), old, NULL, err);
 }
 
 /* HEAD's log line for a ref changed outside an update (a rename's
@@ -742,20 +756,8 @@ int ref_update_lock(struct ref_update *u, struct ref_names *others, struct strbu
 	if (u->has_old && (u->flags & REF_NO_DEREF) && is_symref_file(u->real)) {
 		if (ref_check_old_via(u->real, &u->old_oid, err) < 0)
 			return -1;
-	} else if (u->has_old) {
-		if (is_null_oid(&u->old_oid) && u->exists) {
-			strbuf_addstr(err, "reference already exists");
-			return -1;
-		}
-		if (!is_null_oid(&u->old_oid) && !u->exists) {
-			strbuf_addf(err, "unable to resolve reference '%s'", u->real);
-			return -1;
-		}
-		if (!is_null_oid(&u->old_oid) && !oideq(&u->old_oid, &u->cur)) {
-			strbuf_addf(err, "is at %s but expected %s", oid_to_hex(&u->cur),
-				    oid_to_hex(&u->old_oid));
-			return -1;
-		}
+	} else if (u->has_old && check_old_value(&u->cur, u->exists, &u->old_oid, u->real, err) < 0) {
+		return -1;
 	}
 	if (!u->exists)
 		oidclr(&u->cur);
