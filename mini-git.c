@@ -3,6 +3,7 @@
  * before the command: no config, no repository discovery, no CPU probing. */
 #include "builtin/builtin.h"
 #include "lib/config.h"
+#include "lib/fd-batch.h"
 
 struct cmd {
 	const char *name;
@@ -73,6 +74,11 @@ int main(int argc, const char **argv)
 	 * Output is flushed at exit and before any message on stderr. */
 	static char outbuf[8192];
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+
+	/* Files opened only to be read are closed in batches, the last
+	 * ones by exit (lib/fd-batch.h). */
+	static struct fd_batch whole_run;
+	fd_batch_begin(&whole_run);
 
 	base = base ? base + 1 : argv[0];
 	if (skip_prefix(base, "mini-git-", &cmdname)) {

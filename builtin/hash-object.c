@@ -6,6 +6,7 @@
 #include "odb/odb.h"
 #include "odb/object.h"
 #include "sha1/object-hash.h"
+#include "lib/fd-batch.h"
 #include <fcntl.h>
 #include <sys/stat.h>
 
@@ -108,16 +109,16 @@ static void hash_fd(const struct opts *o, int fd, const char *path)
 static void hash_path(const struct opts *o, const char *path)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = fd_open(path, O_RDONLY | O_CLOEXEC, 0);
 
 	if (fd < 0)
 		die_errno("could not open '%s' for reading", path);
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
+		fd_close_batched(fd);
 		die("Unable to hash %s", path);
 	}
 	hash_fd(o, fd, path);
-	close(fd);
+	fd_close_batched(fd);
 }
 
 int cmd_hash_object(int argc, const char **argv)

@@ -1,6 +1,7 @@
 /* dir-read.c: directory listing without opendir(). */
 #include "lib/util.h"
 #include "lib/dir-read.h"
+#include "lib/fd-batch.h"
 #include <fcntl.h>
 #include <stddef.h>
 #include <sys/syscall.h>
@@ -17,7 +18,7 @@ int dir_read(const char *path, int (*fn)(const char *name, unsigned type, void *
 	     void *data)
 {
 	char buf[16384] __attribute__((aligned(8)));
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret = 0;
+	int fd = fd_open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0), ret = 0;
 	long n;
 
 	if (fd < 0)
@@ -36,6 +37,6 @@ int dir_read(const char *path, int (*fn)(const char *name, unsigned type, void *
 			ret = fn(name, de->d_type, data);
 		}
 	}
-	close(fd);
+	fd_close_batched(fd);
 	return ret;
 }

@@ -1,6 +1,7 @@
 /* fd-batch.c: the batches of fd-batch.h. */
 #include "lib/util.h"
 #include "lib/fd-batch.h"
+#include <fcntl.h>
 #include <sys/syscall.h>
 
 static __thread struct fd_batch *current;
@@ -70,4 +71,22 @@ int fd_batch_flush(void)
 		return 0;
 	flush(current);
 	return 1;
+}
+
+int fd_open(const char *path, int flags, mode_t mode)
+{
+	int fd, flushed = 0;
+
+	for (;;) {
+		fd = open(path, flags, mode);
+		if (fd >= 0 || (errno != EINTR && errno != EMFILE))
+			return fd;
+		if (errno == EMFILE) {
+			if (flushed || !fd_batch_flush()) {
+				errno = EMFILE;
+				return -1;
+			}
+			flushed = 1;
+		}
+	}
 }

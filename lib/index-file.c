@@ -2,6 +2,7 @@
 #include "lib/index-file.h"
 #include "lib/strbuf.h"
 #include "sha1/sha1.h"
+#include "lib/fd-batch.h"
 #include <fcntl.h>
 
 void index_entry_set_stat(struct index_entry *e, const struct stat *st)
@@ -67,7 +68,7 @@ int index_write(const char *path, struct index_entry *e, size_t nr)
 	sha1_buf(sum, sb.buf, sb.len);
 	strbuf_add(&sb, sum, RAW_SZ);
 
-	fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	fd = fd_open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	if (fd < 0) {
 		int ret = error_errno("could not create '%s'", lock);
 		free(lock);

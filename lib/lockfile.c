@@ -2,6 +2,7 @@
  * still held when the process exits or is killed by a signal are removed,
  * so a crash of ours never leaves a stale lock behind. */
 #include "lib/lockfile.h"
+#include "lib/fd-batch.h"
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -48,7 +49,7 @@ static void sleep_ms(long ms)
 
 static int try_create(struct lock_file *lk)
 {
-	lk->fd = open(lk->path.buf, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	lk->fd = fd_open(lk->path.buf, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	return lk->fd;
 }
 

@@ -1,6 +1,7 @@
 /* run-command.c: posix_spawn (vfork-like in glibc: no page-table copy of
  * the parent) with pipes. */
 #include "lib/run-command.h"
+#include "lib/fd-batch.h"
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -13,6 +14,8 @@ int start_command(struct child_process *cp)
 	posix_spawn_file_actions_t fa;
 	int err;
 
+	/* Children are few: the pipes need not wait for room (fd-batch.h). */
+	fd_batch_flush();
 	if (cp->in < 0 && pipe2(pin, O_CLOEXEC) < 0)
 		return -1;
 	if (cp->out < 0 && pipe2(pout, O_CLOEXEC) < 0) {

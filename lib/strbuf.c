@@ -1,5 +1,6 @@
 /* strbuf.c: growable, always NUL-terminated byte buffers. */
 #include "lib/strbuf.h"
+#include "lib/fd-batch.h"
 #include <fcntl.h>
 
 char strbuf_empty[1];
@@ -153,7 +154,7 @@ ssize_t strbuf_read_fd(struct strbuf *sb, int fd, size_t hint)
 
 ssize_t strbuf_read_file(struct strbuf *sb, const char *path, size_t hint)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = fd_open(path, O_RDONLY | O_CLOEXEC, 0);
 	ssize_t n;
 	int e;
 	if (fd < 0)
@@ -167,7 +168,7 @@ ssize_t strbuf_read_file(struct strbuf *sb, const char *path, size_t hint)
 	n = xread(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
 	if (n >= 0 && (size_t)n < sb->alloc - sb->len - 1) {
 		strbuf_setlen(sb, sb->len + n);
-		close(fd);
+		fd_close_batched(fd);
 		return n;
 	}
 	if (n > 0) {
@@ -180,7 +181,7 @@ ssize_t strbuf_read_file(struct strbuf *sb, const char *path, size_t hint)
 			n = sb->len - start;
 	}
 	e = errno;
-	close(fd);
+	fd_close_batched(fd);
 	errno = e;
 	return n;
 }

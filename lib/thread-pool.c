@@ -3,6 +3,7 @@
 #include "lib/util.h"
 #include "lib/thread-pool.h"
 #include "lib/malloc-arena.h"
+#include "lib/fd-batch.h"
 #include <pthread.h>
 
 struct task {
@@ -91,6 +92,8 @@ int thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
 
 	if (malloc_arena_close)
 		malloc_arena_close();
+	/* a thread cannot make room in this one's batch (fd_open) */
+	fd_batch_flush();
 	err = pthread_attr_init(&attr);
 	if (err)
 		return err;

@@ -1,5 +1,6 @@
 /* wrapper.c: allocation and I/O that either succeed or die like git. */
 #include "lib/util.h"
+#include "lib/fd-batch.h"
 #include <fcntl.h>
 #include <pthread.h>
 #include <sys/stat.h>
@@ -165,9 +166,7 @@ int xopen(const char *path, int flags, ...)
 		mode = va_arg(ap, int);
 		va_end(ap);
 	}
-	do
-		fd = open(path, flags, mode);
-	while (fd < 0 && errno == EINTR);
+	fd = fd_open(path, flags, mode);
 	if (fd < 0)
 		die_errno("could not open '%s'", path);
 	return fd;

@@ -5,6 +5,7 @@
 #include "odb/commit-graph.h"
 #include "lib/config.h"
 #include "lib/repo.h"
+#include "lib/fd-batch.h"
 #include <fcntl.h>
 #include <inttypes.h>
 #include <sys/mman.h>
@@ -47,7 +48,7 @@ static int layer_open(const char *path, struct graph_layer *l, int quiet_enoent)
 	const unsigned char *m;
 	unsigned nr_chunks;
 	uint64_t last = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = fd_open(path, O_RDONLY | O_CLOEXEC, 0);
 
 	memset(l, 0, sizeof(*l));
 	if (fd < 0) {
@@ -56,15 +57,15 @@ static int layer_open(const char *path, struct graph_layer *l, int quiet_enoent)
 		return error_errno("could not open commit-graph '%s'", path);
 	}
 	if (fstat(fd, &st) < 0) {
-		close(fd);
+		fd_close_batched(fd);
 		return error_errno("could not stat commit-graph '%s'", path);
 	}
 	if ((uint64_t)st.st_size < MIN_SIZE) {
-		close(fd);
+		fd_close_batched(fd);
 		return error("commit-graph file is too small");
 	}
 	m = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
+	fd_close_batched(fd);
 	if (m == MAP_FAILED)
 		return error_errno("could not mmap commit-graph '%s'", path);
 	l->map = m;

@@ -5,6 +5,7 @@
 #include "lib/dir-read.h"
 #include "sha1/object-hash.h"
 #include "lib/sorted.h"
+#include "lib/fd-batch.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -123,16 +124,16 @@ static int loose_bytes_get(const char *path, unsigned char *buf, struct loose_by
 		lb->len = last_file.len;
 		return 1;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC | (noatime ? O_NOATIME : 0));
+	fd = fd_open(path, O_RDONLY | O_CLOEXEC | (noatime ? O_NOATIME : 0), 0);
 
 	if (fd < 0 && noatime && errno == EPERM)
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = fd_open(path, O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
 	lb->map = NULL;
 	n = xread(fd, buf, LOOSE_READ_BUF);
 	if (n >= 0 && n < LOOSE_READ_BUF) {
-		close(fd);
+		fd_close_batched(fd);
 		if (!n) {
 			errno = EINVAL;
 			return -1;
@@ -144,12 +145,12 @@ static int loose_bytes_get(const char *path, unsigned char *buf, struct loose_by
 	}
 	if (n < 0 || fstat(fd, &st) < 0) {
 		int e = errno;
-		close(fd);
+		fd_close_batched(fd);
 		errno = e;
 		return -1;
 	}
 	lb->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
+	fd_close_batched(fd);
 	if (lb->map == MAP_FAILED) {
 		lb->map = NULL;
 		errno = ENOMEM;

@@ -1,6 +1,7 @@
 /* pack-idx.c: opening pack indexes and finding ids in them. */
 #include "lib/util.h"
 #include "odb/pack-idx.h"
+#include "lib/fd-batch.h"
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -61,21 +62,21 @@ int pack_idx_open(struct pack_idx *idx, const char *path)
 {
 	struct stat st;
 	void *map;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = fd_open(path, O_RDONLY | O_CLOEXEC, 0);
 
 	memset(idx, 0, sizeof(*idx));
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) < 0) {
-		close(fd);
+		fd_close_batched(fd);
 		return -1;
 	}
 	if ((size_t)st.st_size < 4 * 256 + 40) {
-		close(fd);
+		fd_close_batched(fd);
 		return error("index file %s is too small", path);
 	}
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
+	fd_close_batched(fd);
 	if (map == MAP_FAILED)
 		return error_errno("mmap failed for %s", path);
 	/* Point lookups touch a few scattered pages; read-ahead would only

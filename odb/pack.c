@@ -3,6 +3,7 @@
 #include "odb/pack.h"
 #include "odb/delta.h"
 #include "odb/inflate.h"
+#include "lib/fd-batch.h"
 #include <fcntl.h>
 #include <inttypes.h>
 #include <sys/mman.h>
@@ -39,19 +40,19 @@ static int map_pack(struct packed_git *p)
 
 	if (pack_open_index(p) < 0)
 		return error("packfile %s index unavailable", p->pack_path);
-	fd = open(p->pack_path, O_RDONLY | O_CLOEXEC);
+	fd = fd_open(p->pack_path, O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) < 0) {
-		close(fd);
+		fd_close_batched(fd);
 		return -1;
 	}
 	if (st.st_size < 12 + 20) {
-		close(fd);
+		fd_close_batched(fd);
 		return error("file %s is far too short to be a packfile", p->pack_path);
 	}
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
+	fd_close_batched(fd);
 	if (map == MAP_FAILED)
 		return error_errno("mmap failed for %s", p->pack_path);
 	p->map = map;

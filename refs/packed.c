@@ -7,6 +7,7 @@
 #include "refs/refs-internal.h"
 #include "lib/sorted.h"
 #include "lib/repo.h"
+#include "lib/fd-batch.h"
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -209,7 +210,7 @@ struct packed_refs *packed_refs_get(void)
 		return cached;
 	pr = xcalloc(1, sizeof(*pr));
 	pr->path = xstrdup(common_path("packed-refs"));
-	fd = open(pr->path, O_RDONLY | O_CLOEXEC);
+	fd = fd_open(pr->path, O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0) {
 		if (errno != ENOENT)
 			die_errno("couldn't read %s", pr->path);
@@ -241,7 +242,7 @@ struct packed_refs *packed_refs_get(void)
 		pr->buf = m;
 		pr->mmapped = 1;
 	}
-	close(fd);
+	fd_close_batched(fd);
 
 	/* The last line must be whole, so a search never runs off the end,
 	 * and the last record long enough to hold an id and a name. */

@@ -5,7 +5,6 @@
 #include "refs/refs-internal.h"
 #include "lib/repo.h"
 #include "lib/dir-read.h"
-#include "lib/fd-batch.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -47,41 +46,12 @@ int parse_loose_ref(const char *buf, size_t len, struct object_id *oid, struct s
 	return 0;
 }
 
-/* Read a small file with as few calls as possible: a short read of a
- * regular file means its end. */
-static int read_small(const char *path, struct strbuf *sb)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-	if (fd < 0 && errno == EMFILE && fd_batch_flush())
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	strbuf_grow(sb, 256);
-	n = xread(fd, sb->buf, 256);
-	if (n < 0) {
-		int e = errno;
-		close(fd);
-		errno = e;
-		return -1;
-	}
-	strbuf_setlen(sb, n);
-	if (n == 256 && strbuf_read_fd(sb, fd, 256) < 0) {
-		int e = errno;
-		close(fd);
-		errno = e;
-		return -1;
-	}
-	fd_close_batched(fd);
-	return 0;
-}
-
 int read_loose_ref_fresh(const char *name, struct object_id *oid, struct strbuf *target)
 {
 	struct strbuf path = STRBUF_INIT, buf = STRBUF_INIT;
 	int r;
 	ref_path(&path, name);
-	r = read_small(path.buf, &buf);
+	r = strbuf_read_file(&buf, path.buf, 256);
 	strbuf_release(&path);
 	if (r < 0) {
 		strbuf_release(&buf);
@@ -421,14 +391,10 @@ static void scan_dir(struct loose_list *l, struct strbuf *dir)
 {
 	struct strbuf path = STRBUF_INIT;
 	struct scan sc = { l, dir, dir->len };
-	struct fd_batch fb;
 
-	/* Each ref read is open, read and close: the closes are batched. */
-	fd_batch_begin(&fb);
 	common_path_buf(&path, "%s", dir->buf);
 	dir_read(path.buf, scan_entry, &sc);
 	strbuf_release(&path);
-	fd_batch_end(&fb);
 	strbuf_setlen(dir, sc.base);
 }
 

@@ -6,6 +6,7 @@
 #include "lib/repo.h"
 #include "lib/lockfile.h"
 #include "lib/sorted.h"
+#include "lib/fd-batch.h"
 #include <fcntl.h>
 
 struct ref_transaction {
@@ -64,11 +65,11 @@ struct ref_names {
 
 static int sync_repository(void)
 {
-	int fd = open(common_path("refs"), O_RDONLY | O_DIRECTORY | O_CLOEXEC), r;
+	int fd = fd_open(common_path("refs"), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0), r;
 	if (fd < 0)
 		return -1;
 	r = syncfs(fd);
-	close(fd);
+	fd_close_batched(fd);
 	return r;
 }
 

@@ -9,6 +9,7 @@
 #include "lib/sorted.h"
 #include "odb/odb.h"
 #include "odb/object.h"
+#include "lib/fd-batch.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -196,16 +197,16 @@ int reflog_append(const char *name, const struct object_id *old_oid,
 	reflog_path(&path, name);
 	if (force_create || should_autocreate_reflog(name))
 		flags |= O_CREAT;
-	fd = open(path.buf, flags, 0666);
+	fd = fd_open(path.buf, flags, 0666);
 	if (fd < 0 && errno == ENOENT && (flags & O_CREAT)) {
 		/* the directory is made only when it is missing */
 		mkdir_leading(path.buf);
-		fd = open(path.buf, flags, 0666);
+		fd = fd_open(path.buf, flags, 0666);
 	}
 	if (fd < 0 && errno == EISDIR && (flags & O_CREAT)) {
 		/* as git: the empty directories of old logs give way */
 		remove_empty_tree(path.buf);
-		fd = open(path.buf, flags, 0666);
+		fd = fd_open(path.buf, flags, 0666);
 		if (fd < 0 && errno == EISDIR) {
 			ret = error("there are still logs under '%s'", path.buf);
 			strbuf_release(&path);

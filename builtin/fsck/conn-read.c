@@ -4,6 +4,7 @@
 #include "odb/delta.h"
 #include "odb/inflate.h"
 #include "odb/odb.h"
+#include "lib/fd-batch.h"
 #include <fcntl.h>
 #include <zlib.h>
 
@@ -218,7 +219,7 @@ static int conn_pack_sound(struct fpack *f)
 
 	if (!f->usable)
 		return 0;
-	fd = open(f->p.pack_path, O_RDONLY | O_CLOEXEC);
+	fd = fd_open(f->p.pack_path, O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0)
 		return 0;
 	ok = !fstat(fd, &st) && st.st_size >= 12 + RAW_SZ &&
@@ -227,7 +228,7 @@ static int conn_pack_sound(struct fpack *f)
 	     !memcmp(hdr, "PACK", 4) && (get_be32(hdr + 4) == 2 || get_be32(hdr + 4) == 3) &&
 	     get_be32(hdr + 8) == f->p.idx.nr &&
 	     !memcmp(trailer, pack_idx_pack_checksum(&f->p.idx), RAW_SZ);
-	close(fd);
+	fd_close_batched(fd);
 	return ok;
 }
 

@@ -3,6 +3,7 @@
 #include "builtin/fsck/fsck.h"
 #include "lib/dir-read.h"
 #include "sha1/object-hash.h"
+#include "lib/fd-batch.h"
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <zlib.h>
@@ -116,15 +117,15 @@ static int read_loose(const struct loose *lo, struct msgs *m, enum object_type *
 
 	*contents = NULL;
 	*bad_type = NULL;
-	fd = open(lo->path, O_RDONLY);
+	fd = fd_open(lo->path, O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0 || fstat(fd, &s) < 0 || !s.st_size ||
 	    (map = mmap(NULL, s.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
 		msg_add(m, 1, "error: unable to mmap %s: %s", lo->path, strerror(errno ? errno : EINVAL));
 		if (fd >= 0)
-			close(fd);
+			fd_close_batched(fd);
 		return -1;
 	}
-	close(fd);
+	fd_close_batched(fd);
 	memset(&z, 0, sizeof(z));
 	inflateInit(&z);
 	z.next_in = map;

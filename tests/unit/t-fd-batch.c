@@ -3,6 +3,7 @@
 #include "tap.h"
 #include "lib/fd-batch.h"
 #include <pthread.h>
+#include <sys/resource.h>
 
 static int is_open(int fd)
 {
@@ -94,5 +95,38 @@ int main(void)
 	check(fd_batch_flush() == 0, "flush: 0 when nothing is held");
 	fd_batch_end(&b);
 	check(fd_batch_flush() == 0, "flush: 0 with no batch");
+
+	/* fd_open: with no descriptor left, it closes what the batch holds
+	 * and opens; with nothing held, EMFILE is the answer. */
+	{
+		struct rlimit old, low;
+		int top = open_null(), last = -1;
+
+		close(top);
+		getrlimit(RLIMIT_NOFILE, &old);
+		low = old;
+		low.rlim_cur = top + 4;
+		setrlimit(RLIMIT_NOFILE, &low);
+		fd_batch_begin(&b);
+		for (i = 0; i < 4; i++) {
+			fds[i] = open_null();
+			fd_close_batched(fds[i]);
+		}
+		check(open_null() < 0 && errno == EMFILE, "fd_open: the table is full");
+		last = fd_open("/dev/null", O_RDONLY | O_CLOEXEC, 0);
+		check(last >= 0, "fd_open: opens once the batch is closed");
+		/* the lowest number went to the new descriptor */
+		check(last == fds[0] && !is_open(fds[1]) && !is_open(fds[3]), "fd_open: the batch was closed");
+		for (i = 0; i < 3; i++)
+			fds[i] = open_null();
+		errno = 0;
+		n = fd_open("/dev/null", O_RDONLY | O_CLOEXEC, 0);
+		check(n < 0 && errno == EMFILE, "fd_open: EMFILE when the batch holds nothing");
+		for (i = 0; i < 3; i++)
+			close(fds[i]);
+		close(last);
+		fd_batch_end(&b);
+		setrlimit(RLIMIT_NOFILE, &old);
+	}
 	return tap_done();
 }
