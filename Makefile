@@ -137,14 +137,16 @@ $(B)/libmini.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-# LIBC_BY_PATH=1: the dynamic build names libc by its absolute path
+# The dynamic glibc build names libc by its absolute path
 # (tools/needed-path.c), so the loader does not open /etc/ld.so.cache at
-# every start. Off by default: the binary then runs only where libc lies
-# at that path, and tools that read ldd's "libc.so.6 => ..." lines no
-# longer see libc as libc.
+# every start: the path of the libc.so.6 the compiler links against, in
+# the directory that file really lies in. LIBC_BY_PATH=0 names it by
+# soname, for a binary to be copied to a machine whose libc lies elsewhere.
+LIBC_BY_PATH ?= 1
 ifeq ($(LIBC_BY_PATH),1)
-ifeq ($(MUSL)$(SANITIZE),)
-LIBC_PATH := $(shell realpath -q "$$($(CC) -print-file-name=libc.so.6)")
+ifeq ($(MUSL)$(SANITIZE)$(STATIC),)
+LIBC_PATH := $(shell p=$$(realpath -q "$$($(CC) -print-file-name=libc.so.6)") && \
+	test -e "$${p%/*}/libc.so.6" && echo "$${p%/*}/libc.so.6")
 endif
 endif
 ifneq ($(LIBC_PATH),)
@@ -163,7 +165,7 @@ $(B)/libc-path: FORCE
 
 $(B)/mini-git: $(MAIN_OBJ) $(B)/libmini.a $(NEEDED_PATH) $(B)/libc-path
 	$(CC) -o $@+ $(MAIN_OBJ) $(B)/libmini.a $(LDFLAGS_ALL) $(ZLIB) $(NEEDED_LDFLAGS)
-	$(if $(NEEDED_PATH),$(NEEDED_PATH) $@+ libc.so.6)
+	$(if $(NEEDED_PATH),$(NEEDED_PATH) $@+ libc.so.6 && $@+ --version >/dev/null)
 	mv -f $@+ $@
 
 # Copy, then rename: a running ./mini-git would make cp fail ("Text file busy").
