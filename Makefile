@@ -137,12 +137,13 @@ $(B)/libmini.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-# The dynamic glibc build names libc by its absolute path
+# LIBC_BY_PATH=1: the dynamic glibc build names libc by its absolute path
 # (tools/needed-path.c), so the loader does not open /etc/ld.so.cache at
 # every start: the path of the libc.so.6 the compiler links against, in
-# the directory that file really lies in. LIBC_BY_PATH=0 names it by
-# soname, for a binary to be copied to a machine whose libc lies elsewhere.
-LIBC_BY_PATH ?= 1
+# the directory that file really lies in. Off by default: the binary must
+# name what it links as every program does (libc.so.6), and then runs
+# wherever libc lies.
+LIBC_BY_PATH ?= 0
 ifeq ($(LIBC_BY_PATH),1)
 ifeq ($(MUSL)$(SANITIZE)$(STATIC),)
 LIBC_PATH := $(shell p=$$(realpath -q "$$($(CC) -print-file-name=libc.so.6)") && \

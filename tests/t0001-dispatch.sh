@@ -52,7 +52,7 @@ test_expect_success 'unknown global option exits 129' '
 
 # The libraries the loader is asked for (none in the static build): libc,
 # by soname (glibc's libc.so.6, musl's libc.so) or by path
-# (glibc by default), and libz only when ZLIB_SHARED=1.
+# (LIBC_BY_PATH=1), and libz only when ZLIB_SHARED=1.
 readelf -d "$MINI_GIT" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p' >needed
 if grep -q 'libasan\|libubsan' needed; then
 	test_skip 'mini-git links only libc and zlib' 'sanitizer build'

@@ -31,8 +31,8 @@ at_most() {
 	[ "$n" -le "$1" ] || { echo "$n lines match '$2' (at most $1 wanted):"; grep -E "$2" "$3"; return 1; }
 }
 
-# The default glibc build names libc by its path; LIBC_BY_PATH=0, the
-# static, musl and sanitizer builds do not.
+# A glibc build made with LIBC_BY_PATH=1 names libc by its path; the
+# default, static, musl and sanitizer builds name it by soname.
 if readelf -d "$MINI_GIT" 2>/dev/null | grep -q 'NEEDED.*\[/.*libc\.so'; then
 	test_expect_success 'libc named by its path: the loader reads no ld.so.cache' '
 		trace t.out --version &&
