@@ -52,15 +52,17 @@ int read_loose_ref_fresh(const char *name, struct object_id *oid, struct strbuf 
 	int r;
 	ref_path(&path, name);
 	r = strbuf_read_file(&buf, path.buf, 256);
-	strbuf_release(&path);
-	if (r < 0) {
-		strbuf_release(&buf);
-		return -2;
+	if (r >= 0) {
+		r = parse_loose_ref(buf.buf, buf.len, oid, target);
+		if (r < 0)
+			errno = EINVAL;
+	} else {
+		r = -2;
 	}
-	r = parse_loose_ref(buf.buf, buf.len, oid, target);
+	/* Newest first: both blocks go back to the start-up arena, which
+	 * takes back only its newest block. */
 	strbuf_release(&buf);
-	if (r < 0)
-		errno = EINVAL;
+	strbuf_release(&path);
 	return r;
 }
 

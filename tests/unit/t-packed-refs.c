@@ -6,6 +6,7 @@
 #include "lib/repo.h"
 #include "refs/refs.h"
 #include "refs/refs-internal.h"
+#include "lib/malloc-arena.h"
 #include "tests/unit/tap.h"
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -101,6 +102,21 @@ int main(void)
 	refs_invalidate();
 	check(!refs_read("refs/heads/main", &oid) && oid.hash[0] == 0x99, "loose wins over packed");
 	check(!strcmp(list("refs/heads/"), "refs/heads/a refs/heads/main"), "no duplicate in a listing");
+	if (malloc_arena_enabled()) {
+		/* Reading a loose ref gives back all it took from the start-up
+		 * arena, which takes back only its newest block: a listing of
+		 * thousands of loose refs must not use it up. */
+		struct strbuf target = STRBUF_INIT;
+		void *before = malloc(32), *after;
+		free(before);
+		read_loose_ref_fresh("refs/heads/main", &oid, &target);
+		after = malloc(32);
+		free(after);
+		check(before == after && oid.hash[0] == 0x99,
+		      "reading a loose ref leaves the arena as it was");
+	} else {
+		tap_skip("this build has no arena", "reading a loose ref leaves the arena as it was");
+	}
 	unlink(".git/refs/heads/main");
 
 	/* a large sorted file, mapped: every name found, prefixes exact */
