@@ -5,6 +5,10 @@
  * same on every libc and the same as git's: halves of n/2 and n - n/2,
  * merged taking from the left on ties.
  *
+ * msort_ordered(): msort() for a comparison that is an order (transitive,
+ * ties allowed), with the same result; halves already in order are not
+ * merged, so an array that is sorted costs n - 1 comparisons.
+ *
  * lower_bound(): in an array sorted by cmp, the first element that is not
  * below key (cmp(element, key) >= 0); n if there is none.
  *
@@ -16,6 +20,7 @@
 #include <stddef.h>
 
 void msort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+void msort_ordered(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 size_t lower_bound(const void *base, size_t n, size_t size, const void *key,
 		   int (*cmp)(const void *elem, const void *key));
 int cmp_strings(const void *a, const void *b);

@@ -1627,6 +1627,13 @@ static void check_dates(struct ref_item *it)
  * that every atom has a value, the object, then the sort keys. A failure
  * names the first item the sort looked at, as in git.
  */
+/* A refname atom whose value is the name as stored. */
+static int is_plain_name(const struct atom *a)
+{
+	return a->id == A_REFNAME && !a->deref && !a->shorten && !a->has_lstrip &&
+	       !a->has_rstrip;
+}
+
 static void populate(struct ref_item *it)
 {
 	size_t j = 0;
@@ -1650,6 +1657,11 @@ static void populate(struct ref_item *it)
 	it->nsort = sort_nkeys;
 	for (struct ref_sorting *p = sort_keys; p; p = p->next, j++) {
 		struct strbuf v = STRBUF_INIT;
+		if (is_plain_name(&p->atom)) {
+			/* the name itself: no copy (ref_item_free knows) */
+			it->sort_vals[j] = it->refname;
+			continue;
+		}
 		if (p->numeric && p->atom.id != A_OBJECTSIZE && p->atom.id != A_NUMPARENT) {
 			/* a date, as a number (a format given was checked
 			 * with the others, in check_dates()) */
@@ -1702,13 +1714,17 @@ static int cmp_items(const void *pa, const void *pb)
 void ref_array_sort(struct ref_sorting *s, struct ref_array *a)
 {
 	size_t k = 0;
+	int version = 0;
 	for (struct ref_sorting *p = s; p; p = p->next)
 		k++;
 	sort_keys = s;
 	sort_nkeys = k;
 	/* git's order, also where version order with suffixes is no
-	 * strict order */
-	msort(a->items, a->nr, sizeof(*a->items), cmp_items);
+	 * strict order; the other keys are orders, and the names break
+	 * their ties, so that refs listed in order are sorted already. */
+	for (struct ref_sorting *p = s; p; p = p->next)
+		version |= p->version;
+	(version ? msort : msort_ordered)(a->items, a->nr, sizeof(*a->items), cmp_items);
 	/* one item: git works its values out when it prints it */
 	for (size_t i = 0; i < a->nr; i++)
 		populate(a->items[i]);
@@ -1902,7 +1918,8 @@ void ref_item_free(struct ref_item *it)
 	free(it->push_remote);
 	free(it->push_dst);
 	for (size_t k = 0; k < it->nsort; k++)
-		free(it->sort_vals[k]);
+		if (it->sort_vals[k] != it->refname)
+			free(it->sort_vals[k]);
 	free(it->sort_vals);
 	free(it);
 }

@@ -1,7 +1,8 @@
 /* t-sorted: msort() sorts, keeps equal elements in their order, and
  * splits and merges as git's merge sort does (seen through a comparison
- * that is not an order); lower_bound() finds the first element not below
- * a key. */
+ * that is not an order); msort_ordered() gives the same result, looks at
+ * elements first in the same order, and sorts a sorted array in n - 1
+ * comparisons; lower_bound() finds the first element not below a key. */
 #include "lib/util.h"
 #include "lib/sorted.h"
 #include "tests/unit/tap.h"
@@ -21,6 +22,37 @@ static int cyclic(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
 	return x == y ? 0 : (y - x + 3) % 3 == 1 ? -1 : 1;
+}
+
+/* by_key, counting comparisons and noting the order in which elements
+ * are first looked at (by their "at"). */
+static size_t ncmp, nseen;
+static unsigned seen_order[1000];
+static unsigned char seen[1000];
+
+static void look(const struct item *x)
+{
+	if (!seen[x->at]) {
+		seen[x->at] = 1;
+		seen_order[nseen++] = x->at;
+	}
+}
+
+static int by_key_noted(const void *a, const void *b)
+{
+	ncmp++;
+	look(a);
+	look(b);
+	return by_key(a, b);
+}
+
+static void sort_noted(void (*sort)(void *, size_t, size_t, int (*)(const void *, const void *)),
+		       struct item *v, size_t n, unsigned *order)
+{
+	ncmp = nseen = 0;
+	memset(seen, 0, sizeof(seen));
+	sort(v, n, sizeof(*v), by_key_noted);
+	memcpy(order, seen_order, nseen * sizeof(*order));
 }
 
 static int int_cmp(const void *elem, const void *key)
@@ -54,6 +86,25 @@ int main(void)
 		int a[] = { 2, 0, 1 };
 		msort(a, 3, sizeof(*a), cyclic);
 		check(a[0] == 2 && a[1] == 0 && a[2] == 1, "cyclic order: %d %d %d", a[0], a[1], a[2]);
+	}
+	for (size_t n = 1; n <= 1000; n = n * 3 + 1) {
+		static struct item a[1000], b[1000];
+		static unsigned oa[1000], ob[1000];
+		size_t na;
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 1103515245 + 12345;
+			/* runs of keys in order, some of them out of order */
+			a[i].key = (unsigned)(i / 7 + (seed >> 16) % 3 * ((seed >> 20) % 5 == 0));
+			a[i].at = (unsigned)i;
+		}
+		memcpy(b, a, n * sizeof(*a));
+		sort_noted(msort, a, n, oa);
+		na = nseen;
+		sort_noted(msort_ordered, b, n, ob);
+		check(!memcmp(a, b, n * sizeof(*a)) && na == nseen && !memcmp(oa, ob, na * sizeof(*oa)),
+		      "%zu elements: msort_ordered sorts and first looks at elements as msort does", n);
+		sort_noted(msort_ordered, b, n, ob);
+		check(ncmp == n - 1, "%zu sorted elements: %zu comparisons", n, ncmp);
 	}
 	{
 		static const int v[] = { 1, 3, 3, 3, 7 };
