@@ -770,17 +770,33 @@ const char *branch_upstream(const char *branch, const char **remote, const char 
 	return found ? out.buf : NULL;
 }
 
+struct ref_item_remote {
+	char *upstream;         /* full name of the upstream's tracking ref, or NULL */
+	int upstream_state;
+	int ahead, behind, track_state; /* track_state: 0 unknown, 1 counted, 2 gone */
+	int push_state, push_explicit;  /* where a push goes, worked out once */
+	char *push, *push_remote, *push_dst;
+};
+
+static struct ref_item_remote *remote_of(struct ref_item *it)
+{
+	if (!it->remote)
+		it->remote = xcalloc(1, sizeof(*it->remote));
+	return it->remote;
+}
+
 static void load_upstream(struct ref_item *it)
 {
+	struct ref_item_remote *r = remote_of(it);
 	const char *b, *u;
-	if (it->upstream_state)
+	if (r->upstream_state)
 		return;
-	it->upstream_state = 1;
+	r->upstream_state = 1;
 	if (!skip_prefix(it->refname, "refs/heads/", &b))
 		return;
 	u = branch_upstream(b, NULL, NULL);
 	if (u)
-		it->upstream = xstrdup(u);
+		r->upstream = xstrdup(u);
 }
 
 /*
@@ -807,20 +823,21 @@ static int track_base(const struct ref_item *it, struct object_id *oid)
 
 static void load_track(struct ref_item *it)
 {
+	struct ref_item_remote *r = remote_of(it);
 	struct object_id up, base;
 	size_t ahead = 0, behind = 0;
-	if (it->track_state)
+	if (r->track_state)
 		return;
 	load_upstream(it);
-	if (!it->upstream || refs_read(it->upstream, &up) || track_base(it, &base)) {
-		it->track_state = 2;
+	if (!r->upstream || refs_read(r->upstream, &up) || track_base(it, &base)) {
+		r->track_state = 2;
 		return;
 	}
-	it->track_state = 1;
+	r->track_state = 1;
 	if (ref_object_ahead_behind(&base, &up, &ahead, &behind) < 0)
 		ahead = behind = 0;
-	it->ahead = ahead;
-	it->behind = behind;
+	r->ahead = ahead;
+	r->behind = behind;
 }
 
 /* :track and :trackshort of %(upstream) and %(push). */
@@ -857,9 +874,10 @@ static void format_track(struct strbuf *out, const struct atom *a, int gone, int
 
 static void format_upstream(struct strbuf *out, struct ref_item *it, const struct atom *a)
 {
+	struct ref_item_remote *r = remote_of(it);
 	const char *b;
 	load_upstream(it);
-	if (!it->upstream)
+	if (!r->upstream)
 		return;
 	if (a->remotename || a->remoteref) {
 		const char *r, *m;
@@ -871,10 +889,10 @@ static void format_upstream(struct strbuf *out, struct ref_item *it, const struc
 	}
 	if (a->track || a->trackshort) {
 		load_track(it);
-		format_track(out, a, it->track_state == 2, it->ahead, it->behind);
+		format_track(out, a, r->track_state == 2, r->ahead, r->behind);
 		return;
 	}
-	format_name(out, it->upstream, a);
+	format_name(out, r->upstream, a);
 }
 
 /* The remote-tracking ref of a push destination, or NULL and why. */
@@ -1019,34 +1037,36 @@ const char *branch_push_tracking(const char *b, struct strbuf *why)
  */
 static void load_push(struct ref_item *it, int note)
 {
+	struct ref_item_remote *r = remote_of(it);
 	struct strbuf dst = STRBUF_INIT;
 	const char *b, *remote, *push;
-	if (it->push_state)
+	if (r->push_state)
 		return;
-	it->push_state = 1;
+	r->push_state = 1;
 	if (!skip_prefix(it->refname, "refs/heads/", &b))
 		return;
-	push = branch_push(b, &remote, &it->push_explicit, &dst, NULL);
-	it->push = push ? xstrdup(push) : NULL;
-	it->push_remote = xstrdup(remote);
-	it->push_dst = strbuf_detach(&dst, NULL);
+	push = branch_push(b, &remote, &r->push_explicit, &dst, NULL);
+	r->push = push ? xstrdup(push) : NULL;
+	r->push_remote = xstrdup(remote);
+	r->push_dst = strbuf_detach(&dst, NULL);
 	if (note)
 		remote_looked_up(remote);
 }
 
 static void format_push(struct strbuf *out, struct ref_item *it, const struct atom *a)
 {
+	struct ref_item_remote *r = remote_of(it);
 	const char *push;
 
 	load_push(it, 1);
-	if (!it->push_remote)
+	if (!r->push_remote)
 		return;
-	push = it->push;
+	push = r->push;
 	if (a->remotename) {
-		if (it->push_explicit)
-			strbuf_addstr(out, it->push_remote);
+		if (r->push_explicit)
+			strbuf_addstr(out, r->push_remote);
 	} else if (a->remoteref) {
-		strbuf_addstr(out, it->push_dst);
+		strbuf_addstr(out, r->push_dst);
 	} else if (push && (a->track || a->trackshort)) {
 		struct object_id oid, base;
 		size_t ahead = 0, behind = 0;
@@ -1607,8 +1627,8 @@ static void check_dates(struct ref_item *it)
 	if (!need.nr_dates)
 		return;
 	for (int deref = 0; deref < 2; deref++) {
-		int type = deref ? it->ptype : it->type;
-		if (deref && (!need.deref || it->type != OBJ_TAG))
+		int type = ref_object_type(it, deref);
+		if (deref && (!need.deref || ref_object_type(it, 0) != OBJ_TAG))
 			break;
 		if (type == OBJ_TAG) {
 			check_date_kind(it, A_TAGGERDATE, deref);
@@ -1823,8 +1843,9 @@ struct collect {
 
 static struct ref_item *new_item(struct ref_array *a, const char *name, const struct object_id *oid)
 {
-	struct ref_item *it = xcalloc(1, sizeof(*it));
-	it->refname = xstrdup(name);
+	size_t len = strlen(name);
+	struct ref_item *it = xcalloc(1, st_add(st_add(sizeof(*it), len), 1));
+	memcpy(it->refname, name, len);
 	oidcpy(&it->oid, oid);
 	ALLOC_GROW(a->items, a->nr + 1, a->alloc);
 	a->items[a->nr++] = it;
@@ -1891,7 +1912,6 @@ int filter_refs(struct ref_array *a, struct ref_filter *f)
 			if (f->points_at_nr) {
 				struct ref_entry e = { .name = "HEAD", .oid = oid };
 				if (!ref_object_points_at(f, &e)) {
-					free(it->refname);
 					free(it);
 					a->nr--;
 				}
@@ -1910,13 +1930,15 @@ const char *ref_item_name(const struct ref_item *it)
 
 void ref_item_free(struct ref_item *it)
 {
-	free(it->refname);
 	free(it->symref);
 	ref_object_unref(it);
-	free(it->upstream);
-	free(it->push);
-	free(it->push_remote);
-	free(it->push_dst);
+	if (it->remote) {
+		free(it->remote->upstream);
+		free(it->remote->push);
+		free(it->remote->push_remote);
+		free(it->remote->push_dst);
+		free(it->remote);
+	}
 	for (size_t k = 0; k < it->nsort; k++)
 		if (it->sort_vals[k] != it->refname)
 			free(it->sort_vals[k]);

@@ -16,30 +16,29 @@ enum ref_kind {
 	FILTER_REFS_DETACHED_HEAD = 16,
 };
 
+/* What a branch's upstream and push settings give, worked out for the
+ * items that ask (ref-filter.c). */
+struct ref_item_remote;
+/* An object read for a listing, shared by the items that name it
+ * (ref-object.c). */
+struct shared_obj;
+
+/* One ref of a listing. An item is made for every ref listed, so what
+ * only some listings need hangs off it, made on first use. */
 struct ref_item {
-	char *refname;
 	struct object_id oid;
 	unsigned flags;         /* REF_* */
 	unsigned kind;
-	char *symref;           /* target of a symbolic ref */
-	/* the object, loaded on first use */
-	int obj_state;          /* 0 not yet, 1 loaded, -1 missing */
-	int type;
-	size_t size;
-	char *buf;
-	int peel_state;
+	signed char obj_state;  /* the object: 0 not read yet, 1 read, -1 missing */
+	signed char peel_state; /* peeled: 0 not known, 1 from packed-refs, 2 read */
+	unsigned char populated;
+	unsigned nsort;         /* sort keys worked out */
 	struct object_id peeled;
-	int ptype;
-	size_t psize;
-	char *pbuf;
-	char *upstream;         /* full name of the upstream's tracking ref, or NULL */
-	int upstream_state;
-	int ahead, behind, track_state; /* track_state: 0 unknown, 1 counted, 2 gone */
-	int push_state, push_explicit;  /* where a push goes, worked out once */
-	char *push, *push_remote, *push_dst;
+	char *symref;           /* target of a symbolic ref */
+	struct shared_obj *obj, *pobj;  /* the object, the one its tag points at */
+	struct ref_item_remote *remote;
 	char **sort_vals;
-	size_t nsort;
-	int populated;
+	char refname[];
 };
 
 struct ref_array {

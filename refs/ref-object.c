@@ -38,7 +38,7 @@ static void table_insert(struct shared_obj *o)
 	table[i] = o;
 }
 
-static char *shared_read(const struct object_id *oid, int *type, size_t *size)
+static struct shared_obj *shared_read(const struct object_id *oid)
 {
 	struct shared_obj *o;
 	enum object_type t;
@@ -72,15 +72,13 @@ static char *shared_read(const struct object_id *oid, int *type, size_t *size)
 	table_nr++;
 found:
 	table_refs++;
-	*type = o->type;
-	*size = o->size;
-	return o->buf;
+	return o;
 }
 
 void ref_object_unref(struct ref_item *it)
 {
-	table_refs -= !!it->buf + !!it->pbuf;
-	it->buf = it->pbuf = NULL;
+	table_refs -= !!it->obj + !!it->pobj;
+	it->obj = it->pobj = NULL;
 	if (table_refs || !table_size)
 		return;
 	for (size_t i = 0; i < table_size; i++)
@@ -96,8 +94,8 @@ void ref_object_unref(struct ref_item *it)
 static int load_gently(struct ref_item *it)
 {
 	if (!it->obj_state) {
-		it->buf = shared_read(&it->oid, &it->type, &it->size);
-		it->obj_state = it->buf ? 1 : -1;
+		it->obj = shared_read(&it->oid);
+		it->obj_state = it->obj ? 1 : -1;
 	}
 	return it->obj_state;
 }
@@ -118,6 +116,12 @@ void ref_object_load(struct ref_item *it, int deref)
 		load_peeled(it);
 }
 
+int ref_object_type(const struct ref_item *it, int deref)
+{
+	const struct shared_obj *o = deref ? it->pobj : it->obj;
+	return o ? o->type : OBJ_NONE;
+}
+
 /* The object a tag points at (one level, as git's "*" atoms show it);
  * 0 if it->oid is not a tag. */
 static int load_peeled(struct ref_item *it)
@@ -127,13 +131,13 @@ static int load_peeled(struct ref_item *it)
 		return !is_null_oid(&it->peeled);
 	it->peel_state = 2;
 	oidclr(&it->peeled);
-	if (load(it) < 0 || it->type != OBJ_TAG)
+	if (load(it) < 0 || it->obj->type != OBJ_TAG)
 		return 0;
-	if (parse_tag_buffer(it->buf, it->size, &ti) < 0)
+	if (parse_tag_buffer(it->obj->buf, it->obj->size, &ti) < 0)
 		die("parse_object_buffer failed on %s for %s", oid_to_hex(&it->oid), ref_item_name(it));
 	oidcpy(&it->peeled, &ti.object);
-	it->pbuf = shared_read(&it->peeled, &it->ptype, &it->psize);
-	if (!it->pbuf)
+	it->pobj = shared_read(&it->peeled);
+	if (!it->pobj)
 		die("missing object %s for %s", oid_to_hex(&it->peeled), ref_item_name(it));
 	return 1;
 }
@@ -289,17 +293,17 @@ static int object_of(struct ref_item *it, int deref, const char **buf, size_t *l
 	if (deref) {
 		if (!load_peeled(it))
 			return -1;
-		*buf = it->pbuf;
-		*len = it->psize;
-		*type = it->ptype;
+		*buf = it->pobj->buf;
+		*len = it->pobj->size;
+		*type = it->pobj->type;
 		if (oid)
 			*oid = &it->peeled;
 		return 0;
 	}
 	load(it);
-	*buf = it->buf;
-	*len = it->size;
-	*type = it->type;
+	*buf = it->obj->buf;
+	*len = it->obj->size;
+	*type = it->obj->type;
 	if (oid)
 		*oid = &it->oid;
 	return 0;

@@ -16,6 +16,9 @@ void ref_object_value(struct strbuf *out, struct ref_item *it, const char *atom,
 /* Read the item's object (dying as git does when it is missing), and with
  * deref the one its tag points at. */
 void ref_object_load(struct ref_item *it, int deref);
+/* The type of the object read (with deref, of the one its tag points
+ * at); OBJ_NONE if none was. */
+int ref_object_type(const struct ref_item *it, int deref);
 /* Drop the item's hold on the objects it read (before freeing it). */
 void ref_object_unref(struct ref_item *it);
 /* Unique abbreviation (len 0: git's default length). */
