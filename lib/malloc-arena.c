@@ -227,7 +227,17 @@ static void cache_free(void *p)
 #endif
 
 #if ARENA_ON
+/* musl's allocator maps memory a few pages at a time (140 mmap calls for
+ * for-each-ref on 5,000 refs), glibc's grows its heap 128 KB at a time
+ * and reuses what is freed, which the arena does not: so a larger arena
+ * with musl (for-each-ref: 85 calls where it made 233, 467 page faults
+ * where it took 588), and with glibc one that start-up fills (4 MB there
+ * saved 9 calls but cost 48 faults). .bss: only pages used cost. */
+#ifdef MINI_GIT_MUSL
+#define ARENA_SIZE (4u << 20)
+#else
 #define ARENA_SIZE (512u << 10)
+#endif
 #define ARENA_BLOCK_MAX (64u << 10)
 #define HDR 16u
 
