@@ -14,7 +14,10 @@ TEST_DIRECTORY=$(cd "$(dirname "$0")" && pwd)
 SRC_ROOT=$(cd "$TEST_DIRECTORY/.." && pwd)
 MINI_GIT="$SRC_ROOT/mini-git"
 test_name=$(basename "$0" .sh)
-TRASH="$TEST_DIRECTORY/trash.$test_name"
+# MINI_GIT_TEST_ROOT: where the trash directories go (tests/ by default),
+# say a tmpfs, where fsync and syncfs cost nothing.
+TEST_ROOT=${MINI_GIT_TEST_ROOT:-$TEST_DIRECTORY}
+TRASH="$TEST_ROOT/trash.$test_name"
 
 export LC_ALL=C LANG=C TZ=UTC
 export GIT_AUTHOR_NAME='A U Thor' GIT_AUTHOR_EMAIL='author@example.com'
@@ -25,10 +28,10 @@ export GIT_CONFIG_NOSYSTEM=1 GIT_PAGER=cat PAGER=cat
 unset GIT_DIR GIT_WORK_TREE GIT_CEILING_DIRECTORIES GIT_OBJECT_DIRECTORY \
 	GIT_INDEX_FILE GIT_CONFIG_PARAMETERS MINI_GIT_SHA1 MINI_GIT_LOOKUP
 PATH="$SRC_ROOT:$PATH"
-# Discovery stops below tests/: a command run outside a test's repository
+# Discovery stops below tests/ (or the root above): a command run outside a test's repository
 # (a failed cd, a setup that did not finish) finds none, instead of the
 # source tree's own repository. Tests about ceilings set their own.
-export GIT_CEILING_DIRECTORIES="$TEST_DIRECTORY"
+export GIT_CEILING_DIRECTORIES="$TEST_ROOT"
 
 rm -rf "$TRASH"
 mkdir -p "$TRASH/.home" || exit 1
