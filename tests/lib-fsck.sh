@@ -26,7 +26,7 @@ cmp_fsck() {
 	echo "exit=$?" >>"$TRASH/g.out"
 	"$MINI_GIT" fsck "$@" >"$TRASH/m.out" 2>"$TRASH/m.err"
 	echo "exit=$?" >>"$TRASH/m.out"
-	sed -i 's/mini-git/git/g' "$TRASH/m.err"
+	mini_to_git "$TRASH/m.err"
 	for w in g m; do
 		sort -o "$TRASH/$w.out" "$TRASH/$w.out"
 		if [ -n "$uniq_err" ]; then

@@ -38,7 +38,7 @@ same() {
 	ret=$?
 	echo "exit=$ret" >"$TRASH/.actual.code"
 	snapshot "$TRASH/.after"
-	sed -i 's/mini-git/git/g' "$TRASH/.actual.err"
+	mini_to_git "$TRASH/.actual.err"
 	test_cmp "$TRASH/.before" "$TRASH/.after" || { echo "mini-git $* wrote to the repository"; return 1; }
 	if [ $ret -gt 128 ] && [ $ret -ne 129 ]; then
 		echo "mini-git $* died by signal $((ret - 128))"; cat "$TRASH/.actual.err"; return 1

@@ -28,7 +28,7 @@ compare_change() {
 		 echo "exit=$?" >>"$TRASH/out.$(basename $tool)") &&
 		ref_state work >"$TRASH/state.$(basename $tool)"
 	done
-	sed -i "s/mini-git/git/g" "$TRASH/err.mini-git"
+	mini_to_git "$TRASH/err.mini-git"
 	test_cmp "$TRASH/out.git" "$TRASH/out.mini-git" &&
 	test_cmp "$TRASH/err.git" "$TRASH/err.mini-git" &&
 	test_cmp "$TRASH/state.git" "$TRASH/state.mini-git"

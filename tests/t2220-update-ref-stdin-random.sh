@@ -58,7 +58,7 @@ test_expect_success 'generated streams: the same answers and the same refs as gi
 			 cat .git/HEAD .git/packed-refs >>../refs.$t
 			 find .git -name "*.lock" >>../refs.$t) || return 1
 		done &&
-		sed -i "s/mini-git/git/g" err.mini-git &&
+		mini_to_git err.mini-git &&
 		if ! cmp -s out.git out.mini-git || ! cmp -s err.git err.mini-git ||
 		   ! cmp -s refs.git refs.mini-git; then
 			fails=$((fails + 1)) &&

@@ -90,7 +90,7 @@ test_expect_success 'generated commands: the same answers and the same state as 
 			 echo "exit=$?" >>../out.$t) &&
 			state w >state.$t || return 1
 		done &&
-		sed -i "s/mini-git/git/g" err.mini-git &&
+		mini_to_git err.mini-git &&
 		if ! cmp -s out.git out.mini-git || ! cmp -s err.git err.mini-git ||
 		   ! cmp -s state.git state.mini-git; then
 			fails=$((fails + 1)) &&

@@ -105,7 +105,7 @@ config_edit() {
 		(cd "edit.$who" && "$bin" "$@" >../out.$who 2>../err.$who; echo "exit=$?" >>../out.$who) &&
 		cp "edit.$who/.git/config" "conf.$who" || return 1
 	done
-	sed -i "s/mini-git/git/g" err.mini-git &&
+	mini_to_git err.mini-git &&
 	test_cmp out.git out.mini-git && test_cmp err.git err.mini-git &&
 	test_cmp conf.git conf.mini-git
 }

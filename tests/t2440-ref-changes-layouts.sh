@@ -25,7 +25,7 @@ in_copy() {
 			echo "== $f"; case $f in ./logs/*) cut -d" " -f1,2 "$f";; ./index) ;; *) cat "$f";; esac
 		 done) >"$TRASH/state.$(basename $tool)"
 	done
-	sed -i "s/mini-git/git/g" "$TRASH/err.mini-git"
+	mini_to_git "$TRASH/err.mini-git"
 	test_cmp "$TRASH/out.git" "$TRASH/out.mini-git" &&
 	test_cmp "$TRASH/err.git" "$TRASH/err.mini-git" &&
 	test_cmp "$TRASH/state.git" "$TRASH/state.mini-git"

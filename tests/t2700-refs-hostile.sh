@@ -116,7 +116,7 @@ test_expect_success 'a ref that holds the null id, a branch at a missing object'
 		(cd ../copy && "$tool" branch -D null gone; echo "exit=$?" && ls .git/refs/heads) \
 			>"$TRASH/D.$(basename "$tool")" 2>&1 || return 1
 	done &&
-	sed -i "s/mini-git/git/g" "$TRASH/D.mini-git" && test_cmp "$TRASH/D.git" "$TRASH/D.mini-git" &&
+	mini_to_git "$TRASH/D.mini-git" && test_cmp "$TRASH/D.git" "$TRASH/D.mini-git" &&
 	rm .git/refs/heads/null .git/refs/heads/tonull .git/refs/heads/gone
 '
 

@@ -52,7 +52,7 @@ wt_change() {
 		 echo "exit=$?" >>"$TRASH/out.$t") &&
 		wt_state "$TRASH/$gd" >"$TRASH/state.$t" || return 1
 	done
-	sed -i "s/mini-git/git/g" "$TRASH/err.mini-git"
+	mini_to_git "$TRASH/err.mini-git"
 	test_cmp "$TRASH/out.git" "$TRASH/out.mini-git" &&
 	test_cmp "$TRASH/err.git" "$TRASH/err.mini-git" &&
 	test_cmp "$TRASH/state.git" "$TRASH/state.mini-git"

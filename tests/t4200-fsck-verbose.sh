@@ -15,7 +15,7 @@ compare_verbose() {
 	echo "exit=$?" >>"$TRASH/.g.out"
 	"$MINI_GIT" "$@" >"$TRASH/.m.out" 2>"$TRASH/.m.err"
 	echo "exit=$?" >>"$TRASH/.m.out"
-	sed -i 's/mini-git/git/g' "$TRASH/.m.err"
+	mini_to_git "$TRASH/.m.err"
 	for w in g m; do
 		sort "$TRASH/.$w.out" >"$TRASH/.$w.out.s"
 		grep -v '^Checking [0-9a-f]\{40\}$' "$TRASH/.$w.err" >"$TRASH/.$w.err.o"

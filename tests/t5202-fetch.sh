@@ -10,7 +10,7 @@ start_httpd
 fetch_both() {
 	(cd g && git fetch "$@" >../out.g 2>../err.g; echo "exit=$?" >>../out.g)
 	(cd m && "$MINI_GIT" fetch "$@" >../out.m 2>../err.m; echo "exit=$?" >>../out.m)
-	sed -i 's/mini-git/git/g' err.m
+	mini_to_git err.m
 	test_cmp out.g out.m &&
 	test_cmp err.g err.m &&
 	test_cmp g/.git/FETCH_HEAD m/.git/FETCH_HEAD &&
@@ -85,7 +85,7 @@ for proto in smart v0; do
 			 git push -q "$HTTPD_ROOT/repo.git" master) &&
 			(cd g && git fetch --progress 2>../err.g) &&
 			(cd m && "$MINI_GIT" fetch --progress 2>../err.m) &&
-			sed -i "s/mini-git/git/g" err.m &&
+			mini_to_git err.m &&
 			progress_lines err.g && progress_lines err.m &&
 			test_cmp err.g.local err.m.local &&
 			test_cmp err.g.remote err.m.remote || return 1

@@ -106,6 +106,14 @@ test_expect_code() {
 	[ $ret = "$want" ] || { echo >&2 "expected exit $want, got $ret: $*"; return 1; }
 }
 
+# mini_to_git FILE...: "mini-git" read as "git" in FILE, as a program's
+# name in its messages, but not where it is part of the directories the
+# tests run in (a checkout in ~/src/mini-git, say).
+mini_to_git() {
+	sed -i -e "s|$TEST_ROOT|\x01|g; s|$SRC_ROOT|\x02|g; s/mini-git/git/g" \
+		-e "s|\x01|$TEST_ROOT|g; s|\x02|$SRC_ROOT|g" "$@"
+}
+
 # compare_git [-s] ARGS...: same stdout, stderr and exit code as git.
 # With -s the output lines are sorted first (for output whose order git
 # takes from a hash table).
@@ -116,7 +124,7 @@ compare_git() {
 	echo "exit=$?" >>"$TRASH/.expect.out"
 	"$MINI_GIT" "$@" >"$TRASH/.actual.out" 2>"$TRASH/.actual.err"
 	echo "exit=$?" >>"$TRASH/.actual.out"
-	sed -i 's/mini-git/git/g' "$TRASH/.actual.err"
+	mini_to_git "$TRASH/.actual.err"
 	if [ -n "$sort_out" ]; then
 		sort -o "$TRASH/.expect.out" "$TRASH/.expect.out"
 		sort -o "$TRASH/.actual.out" "$TRASH/.actual.out"
@@ -132,7 +140,7 @@ compare_git_stdin() {
 	echo "exit=$?" >>"$TRASH/.expect.out"
 	"$MINI_GIT" "$@" <"$input" >"$TRASH/.actual.out" 2>"$TRASH/.actual.err"
 	echo "exit=$?" >>"$TRASH/.actual.out"
-	sed -i 's/mini-git/git/g' "$TRASH/.actual.err"
+	mini_to_git "$TRASH/.actual.err"
 	test_cmp "$TRASH/.expect.out" "$TRASH/.actual.out" &&
 	test_cmp "$TRASH/.expect.err" "$TRASH/.actual.err"
 }
