@@ -874,10 +874,10 @@ static void format_track(struct strbuf *out, const struct atom *a, int gone, int
 
 static void format_upstream(struct strbuf *out, struct ref_item *it, const struct atom *a)
 {
-	struct ref_item_remote *r = remote_of(it);
+	struct ref_item_remote *rem = remote_of(it);
 	const char *b;
 	load_upstream(it);
-	if (!r->upstream)
+	if (!rem->upstream)
 		return;
 	if (a->remotename || a->remoteref) {
 		const char *r, *m;
@@ -889,10 +889,10 @@ static void format_upstream(struct strbuf *out, struct ref_item *it, const struc
 	}
 	if (a->track || a->trackshort) {
 		load_track(it);
-		format_track(out, a, r->track_state == 2, r->ahead, r->behind);
+		format_track(out, a, rem->track_state == 2, rem->ahead, rem->behind);
 		return;
 	}
-	format_name(out, r->upstream, a);
+	format_name(out, rem->upstream, a);
 }
 
 /* The remote-tracking ref of a push destination, or NULL and why. */
